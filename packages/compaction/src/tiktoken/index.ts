@@ -1,0 +1,2 @@
+/** Marker for the tiktoken subpath of @arbor/compaction. */
+export const SUBPATH = "tiktoken";

@@ -1,0 +1,2 @@
+/** Marker for the anthropic subpath of @arbor/providers. */
+export const SUBPATH = "anthropic";

@@ -1,0 +1,2 @@
+/** Marker for the openai subpath of @arbor/providers. */
+export const SUBPATH = "openai";

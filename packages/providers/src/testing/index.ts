@@ -1,0 +1,2 @@
+/** Marker for the testing subpath of @arbor/providers. */
+export const SUBPATH = "testing";

@@ -1,0 +1,15 @@
+import { defineConfig } from "tsup";
+
+export default defineConfig({
+  entry: {
+    index: "src/index.ts",
+    "anthropic/index": "src/anthropic/index.ts",
+    "openai/index": "src/openai/index.ts",
+    "testing/index": "src/testing/index.ts",
+  },
+  format: ["esm"],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  target: "node20",
+});
