@@ -1,2 +1,8 @@
-/** Package version of @arbor/agent-loop. */
-export const VERSION = "0.1.0";
+export type {
+  AgentMessage,
+  BashExecutionMessage,
+  BranchSummaryMessage,
+  CompactionSummaryMessage,
+  CustomAgentMessages,
+  CustomMessage,
+} from "./agent-message";

@@ -1,2 +1,17 @@
-/** Package version of @arbor/providers. */
-export const VERSION = "0.1.0";
+export { createEmptyUsage } from "./create-empty-usage";
+export { ArborError } from "./errors/arbor-error";
+export type {
+  AssistantMessage,
+  ImageContent,
+  Message,
+  StopReason,
+  SystemMessage,
+  TextContent,
+  ThinkingContent,
+  Tool,
+  ToolCall,
+  ToolResultMessage,
+  Usage,
+  UsageCost,
+  UserMessage,
+} from "./message";

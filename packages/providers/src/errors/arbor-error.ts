@@ -1,0 +1,25 @@
+const MARKER = Symbol.for("arbor.error");
+
+/**
+ * Base class of every error Arbor throws on purpose. Each error carries a stable string `code` for
+ * `switch` statements and a message that names where and what went wrong.
+ *
+ * `ArborError.isInstance(value)` works across duplicated installs of the package (it checks a
+ * global-symbol marker, not the prototype chain), so mixing layer versions stays safe. Other packages
+ * (for example `@arbor/extensions`) define errors with the same marker without importing this one.
+ */
+export class ArborError extends Error {
+  /** Stable machine-readable code, for example `SESSION_LOCKED`. */
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ArborError";
+    this.code = code;
+    Object.defineProperty(this, MARKER, { value: true, enumerable: false });
+  }
+
+  /** True for any Arbor error, whichever copy of the package created it. */
+  static isInstance(value: unknown): value is ArborError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
+}
