@@ -6,3 +6,9 @@ export type {
   CustomAgentMessages,
   CustomMessage,
 } from "./agent-message";
+export {
+  renderSystemPrompt,
+  replaySystemMessages,
+  resolveCurrentTools,
+  systemContentText,
+} from "./replay-system-messages";
