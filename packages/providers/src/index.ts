@@ -11,6 +11,7 @@ export type {
   Tool,
   ToolCall,
   ToolResultMessage,
+  TranscriptMessage,
   Usage,
   UsageCost,
   UserMessage,

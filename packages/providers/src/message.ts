@@ -132,3 +132,9 @@ export interface SystemMessage {
 
 /** A message that can be sent to a provider (system prompt and tools travel separately). */
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+/**
+ * A message of a transcript as the agent loop hands it to `normalizeContext`: provider messages plus
+ * system messages, which `normalizeContext` folds into the system prompt and tool list.
+ */
+export type TranscriptMessage = SystemMessage | Message;
