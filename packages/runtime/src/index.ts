@@ -1,2 +1,6 @@
-/** Package version of @arbor/runtime. */
-export const VERSION = "0.1.0";
+export type { LoadedSettings, LoadSettingsOptions } from "./settings/load-settings";
+export { loadSettings, readSettingsFile, resolveArborHome } from "./settings/load-settings";
+export { mergeSettings } from "./settings/merge-settings";
+export type { CompactionModelOverride, Settings } from "./settings/settings";
+export type { SettingsErrorCode } from "./settings/settings-error";
+export { SettingsError } from "./settings/settings-error";

@@ -1,0 +1,88 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadSettings, readSettingsFile, resolveArborHome } from "./load-settings";
+import { SettingsError } from "./settings-error";
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-settings-"));
+  dirs.push(dir);
+  return dir;
+}
+function write(file: string, content: unknown): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("loadSettings", () => {
+  it("merges global and project settings with the project winning, deeply", () => {
+    const home = tempDir();
+    const project = tempDir();
+    write(path.join(home, "settings.json"), {
+      compaction: { reserveTokens: 1000, modelOverrides: { "anthropic/claude": { keepRecentTokens: 5 } } },
+      extensions: ["a.js"],
+    });
+    write(path.join(project, ".arbor", "settings.json"), {
+      compaction: { reserveTokens: 2000 },
+      extensions: ["b.js"],
+    });
+    const loaded = loadSettings({ cwd: project, arborHome: home });
+    expect(loaded.settings).toEqual({
+      compaction: { reserveTokens: 2000, modelOverrides: { "anthropic/claude": { keepRecentTokens: 5 } } },
+      extensions: ["b.js"],
+    });
+    expect(loaded.files).toHaveLength(2);
+  });
+
+  it("returns empty settings when no file exists", () => {
+    expect(loadSettings({ cwd: tempDir(), arborHome: tempDir() })).toEqual({ settings: {}, files: [] });
+  });
+
+  it("names the file and the key of an invalid value", () => {
+    const home = tempDir();
+    const file = path.join(home, "settings.json");
+    write(file, { compaction: { reserveTokens: -5 } });
+    let caught: unknown;
+    try {
+      readSettingsFile(file);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(SettingsError);
+    const error = caught as SettingsError;
+    expect(error.code).toBe("SETTINGS_INVALID");
+    expect(error.keyPath).toBe("compaction.reserveTokens");
+    expect(error.message).toContain(file);
+    expect(error.message).toContain("compaction.reserveTokens");
+    expect(error.message).toContain("-5");
+  });
+
+  it("rejects an unknown key inside a known section and a per-model override of the wrong type", () => {
+    const home = tempDir();
+    const file = path.join(home, "settings.json");
+    write(file, { compaction: { reserveTokenz: 5 } });
+    expect(() => readSettingsFile(file)).toThrow(/reserveTokenz/);
+    write(file, { compaction: { modelOverrides: { "openai/gpt": 12 } } });
+    expect(() => readSettingsFile(file)).toThrow(/compaction\.modelOverrides\.openai\/gpt/);
+  });
+
+  it("reports malformed JSON with SETTINGS_PARSE_FAILED and keeps the file untouched", () => {
+    const home = tempDir();
+    const file = path.join(home, "settings.json");
+    write(file, "{ not json");
+    expect(() => loadSettings({ cwd: tempDir(), arborHome: home })).toThrow(
+      expect.objectContaining({ code: "SETTINGS_PARSE_FAILED", filePath: file }),
+    );
+    expect(fs.readFileSync(file, "utf8")).toBe("{ not json");
+  });
+
+  it("resolves ARBOR_HOME", () => {
+    expect(resolveArborHome({ ARBOR_HOME: "/tmp/x" })).toBe("/tmp/x");
+    expect(resolveArborHome({})).toBe(path.join(os.homedir(), ".arbor"));
+  });
+});

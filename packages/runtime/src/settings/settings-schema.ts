@@ -1,0 +1,37 @@
+import { z } from "zod";
+
+const tokenCount = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+const compactionFields = {
+  reserveTokens: tokenCount.optional(),
+  keepRecentTokens: tokenCount.optional(),
+};
+
+/** Internal zod schema of one settings file (every field optional; unknown keys are kept). */
+export const settingsFileSchema = z.looseObject({
+  compaction: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      ...compactionFields,
+      modelOverrides: z.record(z.string(), z.strictObject(compactionFields)).optional(),
+      offlineFallback: z.boolean().optional(),
+    })
+    .optional(),
+  branchSummary: z
+    .strictObject({ reserveTokens: tokenCount.optional(), skipPrompt: z.boolean().optional() })
+    .optional(),
+  retry: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      maxRetries: tokenCount.optional(),
+      baseDelayMs: tokenCount.optional(),
+      maxDelayMs: tokenCount.optional(),
+    })
+    .optional(),
+  images: z.strictObject({ blockImages: z.boolean().optional() }).optional(),
+  defaultProvider: z.string().min(1).optional(),
+  defaultModel: z.string().min(1).optional(),
+  defaultThinkingLevel: z.enum(["off", "minimal", "low", "medium", "high"]).optional(),
+  extensions: z.array(z.string().min(1)).optional(),
+  extensionTimeoutMs: tokenCount.optional(),
+});

@@ -1,0 +1,42 @@
+/** Per-model overrides of the compaction token settings, keyed by `"<provider>/<modelId>"`. */
+export interface CompactionModelOverride {
+  reserveTokens?: number;
+  keepRecentTokens?: number;
+}
+
+/**
+ * Arbor settings, as read from `~/.arbor/settings.json` (global; `ARBOR_HOME` moves `~/.arbor`) and
+ * `<project>/.arbor/settings.json` (project), merged with the project winning. Every field is optional;
+ * Consumers fill the documented defaults.
+ */
+export interface Settings {
+  compaction?: {
+    /** Automatic compaction (threshold and overflow recovery). Default `true`. Manual compaction always works. */
+    enabled?: boolean;
+    /** Tokens kept free below the context window; compaction triggers above `window - reserveTokens`. Default 16384. */
+    reserveTokens?: number;
+    /** Recent tokens kept verbatim after a compaction. Default 20000. */
+    keepRecentTokens?: number;
+    /** Overrides per `"<provider>/<modelId>"`; each field falls back independently. */
+    modelOverrides?: Record<string, CompactionModelOverride>;
+    /** Use the offline summarizer when the LLM summary fails. Default `true`. */
+    offlineFallback?: boolean;
+  };
+  branchSummary?: {
+    /** Token budget kept free when summarizing an abandoned branch. Default 16384. */
+    reserveTokens?: number;
+    /** Never ask whether to summarize when navigating. Default `false`. */
+    skipPrompt?: boolean;
+  };
+  retry?: { enabled?: boolean; maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number };
+  images?: { blockImages?: boolean };
+  defaultProvider?: string;
+  defaultModel?: string;
+  defaultThinkingLevel?: "off" | "minimal" | "low" | "medium" | "high";
+  /** Extension files to load (absolute, or relative to the settings file's folder). */
+  extensions?: string[];
+  /** Per-handler timeout for extension hooks, in milliseconds. */
+  extensionTimeoutMs?: number;
+  /** Unknown keys are preserved (read by extensions). */
+  [key: string]: unknown;
+}
