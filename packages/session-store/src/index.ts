@@ -1,2 +1,50 @@
 /** Package version of @arbor/session-store. */
 export const VERSION = "0.1.0";
+
+export type { MigrateSessionEntriesResult } from "./migrations/migrate-session-entries";
+export { migrateSessionEntries, readSessionVersion } from "./migrations/migrate-session-entries";
+export { migrateV1ToV2 } from "./migrations/migrate-v1-to-v2";
+export { migrateV2ToV3 } from "./migrations/migrate-v2-to-v3";
+export { buildContextEntries, selectContextEntries } from "./projection/build-context-entries";
+export { buildSessionPath } from "./projection/build-session-path";
+export {
+  buildSessionProjection,
+  collectContextEdits,
+  projectContextEntries,
+} from "./projection/build-session-projection";
+export { getLatestCompactionEntry } from "./projection/get-latest-compaction-entry";
+export { getSessionContextSettings } from "./projection/get-session-context-settings";
+export { projectContextEntry } from "./projection/project-context-entry";
+export { sessionEntryToContextMessages } from "./projection/session-entry-to-context-messages";
+export type {
+  ProjectedSessionEntry,
+  SessionContextSettings,
+  SessionModelRef,
+  SessionProjection,
+} from "./projection/session-projection";
+export type {
+  BranchSummaryEntry,
+  CompactionEntry,
+  ContextEditEntry,
+  ContextEditReplacement,
+  CustomEntry,
+  CustomMessageEntry,
+  FileEntry,
+  LabelEntry,
+  ModelChangeEntry,
+  SessionEntry,
+  SessionEntryBase,
+  SessionHeader,
+  SessionInfoEntry,
+  SessionMessageEntry,
+  ThinkingLevelChangeEntry,
+  UnknownEntry,
+  UsageEntry,
+} from "./session-entry";
+export { CURRENT_SESSION_VERSION, isUnknownEntry, SESSION_ENTRY_TYPES } from "./session-entry";
+export type {
+  ContextEditRejection,
+  SessionErrorLocation,
+  SessionStoreErrorCode,
+} from "./session-store-error";
+export { SessionStoreError } from "./session-store-error";

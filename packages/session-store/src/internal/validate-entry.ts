@@ -1,0 +1,30 @@
+import type { z } from "zod";
+import { entrySchemas, headerSchema, unknownEntrySchema } from "./entry-schemas";
+
+/** Describes the first problems of a failed parse, e.g. `message.content: expected array`. */
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(entry)"}: ${issue.message}`)
+    .join("; ");
+}
+
+/**
+ * Checks an entry's structure. Returns `undefined` when it is valid, else a short description of what
+ * is wrong. Never throws and never modifies the entry (unknown fields and types are allowed).
+ */
+export function findEntryProblem(entry: unknown): string | undefined {
+  if (entry === null || typeof entry !== "object" || Array.isArray(entry))
+    return "an entry must be a JSON object";
+  const type = (entry as { type?: unknown }).type;
+  if (typeof type !== "string") return "type: expected a string";
+  const schema = entrySchemas[type] ?? unknownEntrySchema;
+  const result = schema.safeParse(entry);
+  return result.success ? undefined : `${type} entry: ${describeIssues(result.error)}`;
+}
+
+/** Checks a header line. Returns `undefined` when valid, else what is wrong. */
+export function findHeaderProblem(header: unknown): string | undefined {
+  const result = headerSchema.safeParse(header);
+  return result.success ? undefined : describeIssues(result.error);
+}
