@@ -1,0 +1,54 @@
+import { hasArborErrorMarker, markAsArborError } from "./internal/arbor-error-marker";
+
+/**
+ * Codes of {@link ExtensionError}. Each error names the file (when the extension came from one) in
+ * `file` and in its message:
+ * - `EXTENSION_LOAD_FAILED`: the file is missing, has an unsupported extension, or its module threw
+ *   while importing (`cause` holds the original error);
+ * - `EXTENSION_INVALID`: the module has no default export, or the export is not an extension
+ *   definition (`name` must be a non-empty string, `setup` a function);
+ * - `EXTENSION_API_VERSION`: the definition declares an `apiVersion` this package does not support;
+ * - `EXTENSION_SETUP_FAILED`: the extension's `setup` threw (`cause` holds the original error).
+ */
+export type ExtensionErrorCode =
+  | "EXTENSION_LOAD_FAILED"
+  | "EXTENSION_INVALID"
+  | "EXTENSION_API_VERSION"
+  | "EXTENSION_SETUP_FAILED";
+
+/** Fields of an {@link ExtensionError} besides its code. */
+export interface ExtensionErrorDetails {
+  /** Absolute path of the extension file, when the extension was loaded from one. */
+  file?: string;
+  /** Name of the extension, when known. */
+  extensionName?: string;
+  /** The original error. */
+  cause?: unknown;
+}
+
+/**
+ * An extension could not be loaded, validated or set up. Carries the Arbor error marker
+ * (`Symbol.for("arbor.error")`), so `ArborError.isInstance` recognises it too.
+ */
+export class ExtensionError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: ExtensionErrorCode;
+  /** Absolute path of the extension file, when the extension was loaded from one. */
+  readonly file: string | undefined;
+  /** Name of the extension, when known. */
+  readonly extensionName: string | undefined;
+
+  constructor(code: ExtensionErrorCode, message: string, details: ExtensionErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = "ExtensionError";
+    this.code = code;
+    this.file = details.file;
+    this.extensionName = details.extensionName;
+    markAsArborError(this);
+  }
+
+  /** True for an `ExtensionError` from any copy of this package (checks the marker and the name). */
+  static isInstance(value: unknown): value is ExtensionError {
+    return hasArborErrorMarker(value) && (value as Error).name === "ExtensionError";
+  }
+}
