@@ -1,6 +1,8 @@
 /** Package version of @arbor/session-store. */
 export const VERSION = "0.1.0";
 
+export type { SessionTreeNode } from "./internal/build-session-tree";
+export type { ResolvedLabel } from "./internal/label-index";
 export type { MigrateSessionEntriesResult } from "./migrations/migrate-session-entries";
 export { migrateSessionEntries, readSessionVersion } from "./migrations/migrate-session-entries";
 export { migrateV1ToV2 } from "./migrations/migrate-v1-to-v2";
@@ -42,6 +44,14 @@ export type {
   UsageEntry,
 } from "./session-entry";
 export { CURRENT_SESSION_VERSION, isUnknownEntry, SESSION_ENTRY_TYPES } from "./session-entry";
+export type { SessionIssue } from "./session-issue";
+export type {
+  AppendCompactionInput,
+  BranchSummaryInput,
+  CustomMessageInput,
+  UsageInput,
+} from "./session-store";
+export { SessionStore } from "./session-store";
 export type {
   ContextEditRejection,
   SessionErrorLocation,

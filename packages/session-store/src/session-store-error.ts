@@ -10,6 +10,8 @@ import { ArborError } from "@arbor/providers";
  * - `SESSION_HEADER_INVALID`: the first line is not a valid session header.
  * - `SESSION_ID_INVALID`: a custom session id has characters other than letters, digits, `.`, `_`, `-`.
  * - `SESSION_CLOSED`: the store was used after `close()`.
+ * - `SESSION_TARGET_INVALID`: a fork, clone or copy has nowhere to go (no backend), or its target
+ *   already holds a session.
  */
 export type SessionStoreErrorCode =
   | "ENTRY_NOT_FOUND"
@@ -17,7 +19,8 @@ export type SessionStoreErrorCode =
   | "SESSION_ENTRY_INVALID"
   | "SESSION_HEADER_INVALID"
   | "SESSION_ID_INVALID"
-  | "SESSION_CLOSED";
+  | "SESSION_CLOSED"
+  | "SESSION_TARGET_INVALID";
 
 /** Why a context edit was rejected. */
 export type ContextEditRejection = "replacement-invalid" | "target-not-on-branch" | "target-not-editable";

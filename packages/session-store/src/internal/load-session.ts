@@ -1,0 +1,83 @@
+import { migrateSessionEntries, readSessionVersion } from "../migrations/migrate-session-entries";
+import type { SessionHeader } from "../session-entry";
+import { SessionStoreError } from "../session-store-error";
+import type { SessionStorage, StorageLoadIssue, StoredEntryRecord } from "../storage/session-storage";
+import { type EntryProblem, EntryTable } from "./entry-table";
+import { findHeaderProblem } from "./validate-entry";
+
+/** What {@link loadSession} found. */
+export interface LoadedSession {
+  /** `undefined` for a new (empty) session. */
+  header: SessionHeader | undefined;
+  table: EntryTable;
+  /** Corrupt or torn lines reported by the backend. */
+  storageIssues: StorageLoadIssue[];
+  /** The version the file had, when it was migrated in memory. */
+  migratedFrom: number | undefined;
+}
+
+/** Builds the light record of an entry held in memory. */
+export function recordOf(entry: Record<string, unknown>): StoredEntryRecord {
+  const record: StoredEntryRecord = {
+    id: typeof entry.id === "string" ? entry.id : undefined,
+    parentId: typeof entry.parentId === "string" || entry.parentId === null ? entry.parentId : undefined,
+    type: typeof entry.type === "string" ? entry.type : "",
+  };
+  const message = entry.message as { role?: unknown } | null | undefined;
+  if (entry.type === "message" && message && typeof message.role === "string") record.role = message.role;
+  return record;
+}
+
+/**
+ * Loads a session from its backend: checks the header, and for version 1 or 2 reads every entry and
+ * migrates in memory (the file is left untouched). Current-version sessions stay lazy: only records.
+ *
+ * @throws SessionStoreError `SESSION_HEADER_INVALID` when the first line is not a session header.
+ */
+export function loadSession(
+  storage: SessionStorage,
+  onProblem: (problem: EntryProblem) => void,
+): LoadedSession {
+  const result = storage.load();
+  const sessionFile = storage.path;
+  if (result.header === undefined) {
+    if (result.records.length > 0) {
+      throw new SessionStoreError("SESSION_HEADER_INVALID", "Session has entries but no header line", {
+        sessionFile,
+      });
+    }
+    const table = new EntryTable([], () => ({}), onProblem);
+    return { header: undefined, table, storageIssues: result.issues, migratedFrom: undefined };
+  }
+  const problem = findHeaderProblem(result.header);
+  if (problem !== undefined) {
+    throw new SessionStoreError("SESSION_HEADER_INVALID", `Invalid session header: ${problem}`, {
+      sessionFile,
+      line: 1,
+    });
+  }
+  const version = readSessionVersion([result.header]);
+  if (version >= 3) {
+    const table = new EntryTable(result.records, (index) => storage.readEntry(index), onProblem);
+    return {
+      header: result.header as unknown as SessionHeader,
+      table,
+      storageIssues: result.issues,
+      migratedFrom: undefined,
+    };
+  }
+  const raw = result.records.map((_, index) => storage.readEntry(index));
+  const migrated = migrateSessionEntries([result.header, ...raw]);
+  const [header, ...entries] = migrated.entries;
+  const table = new EntryTable(
+    entries.map(recordOf),
+    (index) => entries[index] as Record<string, unknown>,
+    onProblem,
+  );
+  return {
+    header: header as unknown as SessionHeader,
+    table,
+    storageIssues: result.issues,
+    migratedFrom: version,
+  };
+}

@@ -1,0 +1,139 @@
+import type { AgentMessage } from "@arbor/agent-loop";
+import { projectContextEntry } from "../projection/project-context-entry";
+import type {
+  ProjectedSessionEntry,
+  SessionContextSettings,
+  SessionProjection,
+} from "../projection/session-projection";
+import type { CompactionEntry, ContextEditEntry, SessionEntry } from "../session-entry";
+import type { EntryTable } from "./entry-table";
+import { readPathSettings, selectContextIndices, walkToRoot } from "./lazy-path";
+
+/**
+ * The projection of the current leaf, kept up to date as entries are appended.
+ *
+ * A recompute walks the light records from the leaf to the root (integers, no parsing), then reads
+ * only the context entries (from the latest compaction's kept range to the leaf) and the two
+ * entries the thinking level and model come from. An append on the leaf is O(1) amortized: the new
+ * entry is projected and pushed; a context edit re-projects its target(s); a compaction recomputes
+ * from its kept range (entries already read are reused).
+ */
+export class ProjectionCache {
+  private leaf: number | undefined;
+  private projected: ProjectedSessionEntry[] = [];
+  private messages: AgentMessage[] | undefined = [];
+  private edits = new Map<string, ContextEditEntry>();
+  private settings: SessionContextSettings = { thinkingLevel: "off", model: null };
+  private snapshot: SessionProjection | undefined;
+
+  /** With `pinEntries`, the entries of the current context are kept for reuse by the table. */
+  constructor(
+    private readonly table: EntryTable,
+    private readonly pinEntries = true,
+  ) {}
+
+  /** The projection for `leaf` (an entry index, or -1 for an empty leaf). */
+  get(leaf: number): SessionProjection {
+    if (this.leaf !== leaf) this.recompute(leaf);
+    if (!this.snapshot) {
+      this.messages ??= this.projected.flatMap((entry) => entry.messages);
+      this.snapshot = {
+        entries: this.projected.slice(),
+        messages: this.messages.slice(),
+        thinkingLevel: this.settings.thinkingLevel,
+        model: this.settings.model,
+      };
+    }
+    return this.snapshot;
+  }
+
+  /** Forgets the cached leaf; the next `get` recomputes. */
+  invalidate(): void {
+    this.leaf = undefined;
+    this.snapshot = undefined;
+  }
+
+  /**
+   * Updates the projection after entry `index` was appended. When its parent is the cached leaf the
+   * update is incremental; otherwise the cache is dropped (recomputed lazily).
+   */
+  onAppend(index: number, parentIndex: number): void {
+    if (this.leaf === undefined || this.leaf !== parentIndex) {
+      this.invalidate();
+      return;
+    }
+    const entry = this.table.entry(index);
+    this.snapshot = undefined;
+    if (entry.type === "compaction") {
+      this.recompute(index, this.settings);
+      return;
+    }
+    this.leaf = index;
+    this.applySettings(entry);
+    if (entry.type === "context_edit") this.applyEdit(entry);
+    const messages = projectContextEntry(entry, this.edits.get(entry.id));
+    this.projected.push({ sourceEntry: entry, messages });
+    if (this.messages) for (const message of messages) this.messages.push(message);
+  }
+
+  private applySettings(entry: SessionEntry): void {
+    if (entry.type === "thinking_level_change")
+      this.settings = { ...this.settings, thinkingLevel: entry.thinkingLevel };
+    else if (entry.type === "model_change") {
+      this.settings = { ...this.settings, model: { provider: entry.provider, modelId: entry.modelId } };
+    } else if (entry.type === "message" && entry.message?.role === "assistant") {
+      this.settings = {
+        ...this.settings,
+        model: { provider: entry.message.provider, modelId: entry.message.model },
+      };
+    }
+  }
+
+  /** Records the edit (latest wins) and re-projects every context entry it targets. */
+  private applyEdit(edit: ContextEditEntry): void {
+    this.edits.set(edit.targetId, edit);
+    for (let position = 0; position < this.projected.length; position++) {
+      const current = this.projected[position] as ProjectedSessionEntry;
+      if (current.sourceEntry.id !== edit.targetId) continue;
+      if (current.sourceEntry.type === "compaction" && position > 0) continue;
+      // Replace, never mutate: earlier snapshots share these objects.
+      this.projected[position] = {
+        sourceEntry: current.sourceEntry,
+        messages: projectContextEntry(current.sourceEntry, edit),
+      };
+      this.messages = undefined;
+    }
+  }
+
+  private recompute(leaf: number, knownSettings?: SessionContextSettings): void {
+    this.leaf = leaf;
+    this.snapshot = undefined;
+    const upward = walkToRoot(this.table, leaf);
+    const indices = selectContextIndices(this.table, upward);
+    const materialized = new Map<number, SessionEntry>();
+    const contextEntries = indices.map((index) => {
+      const entry = this.table.entry(index);
+      materialized.set(index, entry);
+      return entry;
+    });
+    if (this.pinEntries) this.table.pin(materialized);
+    this.edits = new Map();
+    for (const entry of contextEntries)
+      if (entry.type === "context_edit") this.edits.set(entry.targetId, entry);
+    this.projected = contextEntries.map((sourceEntry, position) => ({
+      sourceEntry,
+      messages:
+        sourceEntry.type === "compaction" && position > 0
+          ? []
+          : projectContextEntry(sourceEntry, this.edits.get(sourceEntry.id)),
+    }));
+    this.messages = undefined;
+    this.settings = knownSettings ?? readPathSettings(this.table, upward);
+  }
+
+  /** The latest compaction in the current context, if any (always at position 0). */
+  latestCompaction(): CompactionEntry | undefined {
+    const first = this.projected[0]?.sourceEntry;
+    return first?.type === "compaction" ? first : undefined;
+  }
+}

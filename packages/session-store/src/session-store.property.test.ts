@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { createRandom, RandomSessionDriver } from "./__fixtures__/random-session";
+import { TestStorage } from "./__fixtures__/test-storage";
+import { buildSessionProjection } from "./projection/build-session-projection";
+import { SessionStore } from "./session-store";
+
+function expectSameAsPure(store: SessionStore, leafId?: string | null) {
+  const entries = store.getEntries();
+  const leaf = leafId === undefined ? store.leafId : leafId;
+  const expected = buildSessionProjection(entries, leaf);
+  const actual = store.getProjection(leafId);
+  expect(actual.entries.map((entry) => entry.sourceEntry.id)).toEqual(
+    expected.entries.map((entry) => entry.sourceEntry.id),
+  );
+  expect(actual).toEqual(expected);
+}
+
+describe("incremental and lazy projection", () => {
+  for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+    it(`equals the pure projection after every step (seed ${seed})`, () => {
+      const random = createRandom(seed);
+      const storage = new TestStorage();
+      const store = new SessionStore(storage, { cwd: "/p", now: RandomSessionDriver.clockFor() });
+      const driver = new RandomSessionDriver(store, random);
+      for (let step = 0; step < 150; step++) {
+        driver.step();
+        expectSameAsPure(store);
+      }
+      // Reopen lazily from the stored lines and compare random leaves.
+      const reopened = new SessionStore(new TestStorage(storage.fileEntries()));
+      const ids = reopened.getEntries().map((entry) => entry.id);
+      expect(reopened.leafId).toBe(ids[ids.length - 1]);
+      for (let probe = 0; probe < 20; probe++) {
+        const leafId = ids[Math.floor(random() * ids.length)] as string;
+        expectSameAsPure(reopened, leafId);
+        reopened.branch(leafId);
+        expectSameAsPure(reopened);
+      }
+      expectSameAsPure(reopened, null);
+    });
+  }
+});
