@@ -1,4 +1,29 @@
 export type {
+  AgentEndEvent,
+  AgentEvent,
+  AgentEventType,
+  AgentLoopEvents,
+  AgentStartEvent,
+  MessageEndEvent,
+  MessageStartEvent,
+  MessageUpdateEvent,
+  ToolExecutionEndEvent,
+  ToolExecutionStartEvent,
+  ToolExecutionUpdateEvent,
+  TurnEndEvent,
+  TurnStartEvent,
+} from "./agent-event";
+export type {
+  AgentLoopConfig,
+  AgentLoopResult,
+  NextTurnUpdate,
+  NormalizeContextInput,
+  NormalizedContext,
+  PrepareNextTurnContext,
+} from "./agent-loop-config";
+export type { AgentLoopErrorCode } from "./agent-loop-error";
+export { AgentLoopError } from "./agent-loop-error";
+export type {
   AgentMessage,
   BashExecutionMessage,
   BranchSummaryMessage,
@@ -6,6 +31,13 @@ export type {
   CustomAgentMessages,
   CustomMessage,
 } from "./agent-message";
+export type {
+  AgentTool,
+  AgentToolExecuteContext,
+  AgentToolResult,
+  AgentToolUpdate,
+  ToolExecutionMode,
+} from "./agent-tool";
 export {
   BRANCH_SUMMARY_PREFIX,
   BRANCH_SUMMARY_SUFFIX,
@@ -14,9 +46,11 @@ export {
   convertToLlm,
   formatBashExecution,
 } from "./convert-to-llm";
+export { MISSING_TOOL_RESULT_TEXT, normalizeContext } from "./normalize-context";
 export {
   renderSystemPrompt,
   replaySystemMessages,
   resolveCurrentTools,
   systemContentText,
 } from "./replay-system-messages";
+export { runAgentLoop } from "./run-agent-loop";

@@ -1,0 +1,138 @@
+import type { AssistantMessage, StopReason, ToolResultMessage } from "@arbor/providers";
+import type { AgentMessage } from "./agent-message";
+import type { AgentToolResult, AgentToolUpdate } from "./agent-tool";
+import type { ProviderEvent } from "./internal/provider-contract";
+
+/** The run started. Always the first event. */
+export interface AgentStartEvent {
+  type: "agent-start";
+}
+
+/** A turn started: one assistant request and the tool calls it asks for. */
+export interface TurnStartEvent {
+  type: "turn-start";
+  /** 0 for the first turn of the run, then 1, 2, … */
+  turnIndex: number;
+}
+
+/**
+ * A message entered the context: a prompt, a steering or follow-up message, a tool result, or an
+ * assistant response that started streaming (`message` is then the partial message).
+ */
+export interface MessageStartEvent {
+  type: "message-start";
+  message: AgentMessage;
+}
+
+/**
+ * The streaming assistant message changed. `message` is the provider's partial message: a live
+ * object updated in place as the stream goes on (clone it to keep a snapshot). `providerEvent` is
+ * the provider event behind the update (`text-delta`, `toolcall-end`, `retry`, …).
+ */
+export interface MessageUpdateEvent {
+  type: "message-update";
+  message: AssistantMessage;
+  providerEvent: ProviderEvent;
+}
+
+/** A message is complete and part of the context. For an assistant response: the final message. */
+export interface MessageEndEvent {
+  type: "message-end";
+  message: AgentMessage;
+}
+
+/** A tool call is about to run (or to be answered with an error result without running). */
+export interface ToolExecutionStartEvent {
+  type: "tool-execution-start";
+  toolCallId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+}
+
+/** A running tool reported progress through `onUpdate`. */
+export interface ToolExecutionUpdateEvent {
+  type: "tool-execution-update";
+  toolCallId: string;
+  toolName: string;
+  update: AgentToolUpdate;
+}
+
+/** A tool call finished; its tool result message follows (see the order on {@link AgentEvent}). */
+export interface ToolExecutionEndEvent {
+  type: "tool-execution-end";
+  toolCallId: string;
+  toolName: string;
+  result: AgentToolResult;
+  isError: boolean;
+}
+
+/** A turn ended: its assistant message and the tool results appended for it. */
+export interface TurnEndEvent {
+  type: "turn-end";
+  turnIndex: number;
+  message: AssistantMessage;
+  toolResults: ToolResultMessage[];
+}
+
+/** The run ended. Always the last event. */
+export interface AgentEndEvent {
+  type: "agent-end";
+  /** Every message this run appended, in order (prompts, steering, responses, tool results). */
+  messages: AgentMessage[];
+  /**
+   * Why the run ended: the last response's stop reason (`stop`, `length`, `toolUse`, `error`), or
+   * `aborted` when the run's signal aborted at any point.
+   */
+  stopReason: StopReason;
+}
+
+/**
+ * Every event of a run, emitted through `onEvent` in this order:
+ *
+ * ```text
+ * agent-start
+ *   turn-start {turnIndex: 0}
+ *     message-start / message-end            each prompt, then each steering message pending
+ *     message-start                          the assistant response begins (partial message)
+ *     message-update …                       one per provider event
+ *     message-end                            the final assistant message
+ *     tool-execution-start                   per tool call, in the response's order
+ *     tool-execution-update …
+ *     tool-execution-end
+ *     message-start / message-end            the tool result messages, in the response's order
+ *   turn-end
+ *   turn-start {turnIndex: 1}               when tool results, steering or follow-ups continue the run
+ *     message-start / message-end            steering or follow-up messages
+ *     …
+ *   turn-end
+ * agent-end
+ * ```
+ *
+ * Tool calls: a sequential call emits start, updates, end, then its result message before the
+ * next call starts. A group of neighbouring parallel calls emits every start (in order), then the
+ * ends in completion order, then the group's result messages in the response's order. An assistant
+ * message with stop reason `error` or `aborted` runs no tools; the run ends after its `turn-end`.
+ */
+export type AgentEvent =
+  | AgentStartEvent
+  | TurnStartEvent
+  | MessageStartEvent
+  | MessageUpdateEvent
+  | MessageEndEvent
+  | ToolExecutionStartEvent
+  | ToolExecutionUpdateEvent
+  | ToolExecutionEndEvent
+  | TurnEndEvent
+  | AgentEndEvent;
+
+/** The `type` of every {@link AgentEvent}. */
+export type AgentEventType = AgentEvent["type"];
+
+/**
+ * The loop's events as a hook map (`{ [type]: { event; result: undefined } }`), for an application
+ * that forwards `onEvent` to a hook bus: `createHookBus<AgentLoopEvents & …>()`. All are
+ * notifications.
+ */
+export type AgentLoopEvents = {
+  [E in AgentEvent as E["type"]]: { event: E; result: undefined };
+};

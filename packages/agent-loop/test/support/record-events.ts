@@ -1,0 +1,53 @@
+import type { AgentEvent } from "../../src/agent-event";
+import type { AgentMessage } from "../../src/agent-message";
+
+/** Collects a run's events and renders them as short labels for order assertions. */
+export function recordEvents() {
+  const events: AgentEvent[] = [];
+  return {
+    events,
+    onEvent: (event: AgentEvent) => {
+      events.push(event);
+    },
+    labels: () => events.map(label),
+  };
+}
+
+function label(event: AgentEvent): string {
+  switch (event.type) {
+    case "turn-start":
+    case "turn-end":
+      return `${event.type}:${event.turnIndex}`;
+    case "message-start":
+    case "message-end":
+      return `${event.type}:${describeMessage(event.message)}`;
+    case "message-update":
+      return `${event.type}:${event.providerEvent.type}`;
+    case "tool-execution-start":
+    case "tool-execution-update":
+      return `${event.type}:${event.toolCallId}`;
+    case "tool-execution-end":
+      return `${event.type}:${event.toolCallId}${event.isError ? ":error" : ""}`;
+    case "agent-end":
+      return `${event.type}:${event.stopReason}`;
+    default:
+      return event.type;
+  }
+}
+
+function describeMessage(message: AgentMessage): string {
+  if (message.role === "toolResult") return `toolResult(${message.toolCallId})`;
+  if (message.role === "assistant") return `assistant(${message.stopReason})`;
+  return message.role;
+}
+
+export function user(text: string): AgentMessage {
+  return { role: "user", content: text, timestamp: 1 };
+}
+
+export function textOf(message: AgentMessage | undefined): string {
+  if (message === undefined || !("content" in message)) return "";
+  const content = message.content;
+  if (typeof content === "string") return content;
+  return content.map((block) => ("text" in block ? block.text : "")).join("");
+}
