@@ -1,0 +1,166 @@
+import { LineScanner, parseLine } from "./internal/line-scanner";
+import { RecordTable } from "./internal/record-table";
+import { serializeEntries } from "./internal/serialize-entries";
+import type { SessionStorage, StorageLoadIssue, StorageLoadResult } from "./session-storage";
+import { SessionStorageError } from "./session-storage-error";
+
+/** Options of {@link createMemoryStorage}. */
+export interface MemoryStorageOptions {
+  /** Name used in error messages (`memory:<name>`). Default `session`. */
+  name?: string;
+  /**
+   * Initial content as JSONL text (for example a pi session file read from disk). Parsed like the
+   * JSONL backend parses a file: corrupt lines and an incomplete last line are reported in `issues`
+   * and kept in the text returned by `toJsonl()`.
+   */
+  content?: string;
+  /** Initial content as objects: a header and entries in file order. Ignored when `content` is set. */
+  header?: Record<string, unknown>;
+  /** Entries following `header`. */
+  entries?: readonly Record<string, unknown>[];
+}
+
+/** The in-memory backend: {@link SessionStorage} plus a way to get the session text back. */
+export interface MemorySessionStorage extends SessionStorage {
+  readonly kind: "memory";
+  readonly path: undefined;
+  /** The 1-based line of the entry at `index` in `toJsonl()`, `undefined` outside the records. */
+  lineOf(index: number): number | undefined;
+  /** The whole session as JSONL text, every line kept (corrupt ones included), ending with a newline. */
+  toJsonl(): string;
+}
+
+/**
+ * Creates an in-memory backend. It behaves like the JSONL backend without a file: entries are stored
+ * as their JSON lines (so what you read back is exactly what a file would hold, and mutating an object
+ * after `append` does not change the stored entry), `readEntry` parses on demand, `append` is all or
+ * nothing, `rewrite` replaces everything (no backup). No locks, no durability: nothing survives the
+ * process. `sync` is a no-op.
+ *
+ * @example
+ * const storage = createMemoryStorage({ content: readFileSync("s.jsonl", "utf8") });
+ * const { header, records, issues } = storage.load();
+ */
+export function createMemoryStorage(options: MemoryStorageOptions = {}): MemorySessionStorage {
+  const name = `memory:${options.name ?? "session"}`;
+  const table = new RecordTable();
+  let lines: string[] = [];
+  let recordLines: number[] = [];
+  let header: Record<string, unknown> | undefined;
+  let state: "new" | "loaded" | "closed" = "new";
+
+  const assertLoaded = () => {
+    if (state === "closed") {
+      throw new SessionStorageError("SESSION_CLOSED", `${name}: the storage is closed.`, { path: name });
+    }
+    if (state === "new")
+      throw new SessionStorageError("SESSION_NOT_LOADED", `${name}: call load() first.`, { path: name });
+  };
+
+  const initialText = (): string => {
+    if (options.content !== undefined) return options.content;
+    if (options.header === undefined) return "";
+    const { header: h, lines: l } = serializeEntries(
+      [options.header, ...(options.entries ?? [])],
+      true,
+      name,
+    );
+    return [h?.line, ...l.map((x) => x.line)].map((b) => b?.toString("utf8") ?? "").join("");
+  };
+
+  return {
+    kind: "memory",
+    path: undefined,
+    load(): StorageLoadResult {
+      if (state !== "new") {
+        throw new SessionStorageError(
+          state === "closed" ? "SESSION_CLOSED" : "SESSION_ALREADY_LOADED",
+          `${name} is ${state === "closed" ? "closed" : "already loaded"}.`,
+          { path: name },
+        );
+      }
+      const text = initialText();
+      const buf = Buffer.from(text, "utf8");
+      const scanner = new LineScanner(name, table);
+      const end = scanner.scanChunk(buf, buf.length, 0);
+      const issues: StorageLoadIssue[] = [...scanner.issues];
+      if (end < buf.length) {
+        const parsed = parseLine(buf, end, buf.length);
+        if (parsed.ok || buf.toString("utf8", end).trim() === "") {
+          scanner.classify(buf, end, buf.length, end);
+        } else {
+          const line = scanner.lineNo + 1;
+          issues.push({
+            code: "SESSION_TAIL_TORN",
+            line,
+            message: `${name}:${line}: the last line is incomplete (${buf.length - end} bytes). It is kept in the text and left out of the session.`,
+            byteOffset: end,
+            byteLength: buf.length - end,
+          });
+        }
+      }
+      scanner.requireHeader(end > 0 || table.size > 0);
+      header = scanner.header;
+      lines = text === "" ? [] : text.replace(/\n$/, "").split("\n");
+      recordLines = table.records.map((_, i) => table.lineOf(i) - 1);
+      state = "loaded";
+      return { header, records: table.records.slice(), issues };
+    },
+    readEntry(index: number): Record<string, unknown> {
+      assertLoaded();
+      const lineIndex = recordLines[index];
+      if (lineIndex === undefined) {
+        throw new SessionStorageError(
+          "SESSION_ENTRY_OUT_OF_RANGE",
+          `${name}: no entry at index ${index} (the session has ${recordLines.length}).`,
+          { path: name },
+        );
+      }
+      return JSON.parse(lines[lineIndex] as string) as Record<string, unknown>;
+    },
+    lineOf(index: number): number | undefined {
+      const lineIndex = recordLines[index];
+      return lineIndex === undefined ? undefined : lineIndex + 1;
+    },
+    append(entries: readonly Record<string, unknown>[]): void {
+      assertLoaded();
+      if (entries.length === 0) return;
+      const serialized = serializeEntries(entries, header === undefined, name);
+      if (serialized.header) {
+        lines.push(serialized.header.line.toString("utf8", 0, serialized.header.line.length - 1));
+        header = serialized.header.value;
+      }
+      for (const { line, record } of serialized.lines) {
+        lines.push(line.toString("utf8", 0, line.length - 1));
+        recordLines.push(lines.length - 1);
+        table.push(record, 0, 0, lines.length);
+      }
+    },
+    rewrite(
+      newHeader: Record<string, unknown>,
+      entries: readonly Record<string, unknown>[],
+    ): { backupPath?: string } {
+      assertLoaded();
+      const serialized = serializeEntries([newHeader, ...entries], true, name);
+      lines = [serialized.header?.line.toString("utf8").trimEnd() ?? ""];
+      recordLines = [];
+      table.clear();
+      for (const { line, record } of serialized.lines) {
+        lines.push(line.toString("utf8", 0, line.length - 1));
+        recordLines.push(lines.length - 1);
+        table.push(record, 0, 0, lines.length);
+      }
+      header = newHeader;
+      return {};
+    },
+    sync(): void {
+      assertLoaded();
+    },
+    toJsonl(): string {
+      return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+    },
+    close(): void {
+      state = "closed";
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import { closeSync, openSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { header, tempDir } from "../__fixtures__/storage-fixtures";
+import { recordFromEntry, scanEntryRecord } from "./extract-entry-record";
+import { LineScanner } from "./line-scanner";
+import { RecordTable } from "./record-table";
+import { scanSessionFile } from "./scan-session-file";
+import { nodeStorageFs } from "./storage-fs";
+
+const big = "x".repeat(300_000);
+
+/** Lines that exercise every branch of the fast path and its fallback. */
+const TRICKY_LINES: string[] = [
+  '{"type":"message","id":"a1","parentId":null,"timestamp":"t","message":{"role":"user","content":"hi"}}',
+  '{"type":"message","id":"a2","parentId":"a1","timestamp":"t","message":{"role":"assistant","content":[]}}',
+  // escapes inside the extracted fields
+  '{"type":"message","id":"a\\"3","parentId":"a\\\\1","timestamp":"t","message":{"role":"user"}}',
+  '{"type":"mess\\u0061ge","id":"\\u00e9t\\u00e9","parentId":null,"timestamp":"t","message":{"role":"us\\u0065r"}}',
+  '{"type":"message","id":"a4","parentId":"a3","timestamp":"t\\n","message":{"role":"toolResult"}}',
+  // non-ASCII raw UTF-8
+  '{"type":"message","id":"été","parentId":"日本","timestamp":"t","message":{"role":"user"}}',
+  '{"type":"label","id":"l1","parentId":"ü","timestamp":"t","targetId":"a1","label":"naïve"}',
+  // other key orders
+  '{"type":"custom_message","customType":"note","content":"x","display":true,"id":"c1","parentId":"a1","timestamp":"t"}',
+  '{"id":"k1","type":"message","parentId":"a1","timestamp":"t","message":{"role":"user"}}',
+  '{"type":"message","id":"k2","parentId":"a1","timestamp":"t","message":{"content":"x","role":"assistant"}}',
+  '{"type":"message","id":"k3","parentId":"a1","message":{"role":"user"},"timestamp":"t"}',
+  '{"type":"message","parentId":"a1","id":"k4","timestamp":"t","message":{"role":"user"}}',
+  // whitespace, CR
+  '{ "type": "message", "id": "w1", "parentId": null, "timestamp": "t", "message": { "role": "user" } }',
+  '{"type":"compaction","id":"w2","parentId":"a1","timestamp":"t","summary":"s","firstKeptEntryId":"a1"}\r',
+  // missing / odd values
+  '{"type":"message","timestamp":"t","message":{"role":"user","content":"v1 entry without ids"}}',
+  '{"type":"message","id":"o1","parentId":7,"timestamp":"t","message":{"role":"user"}}',
+  '{"type":"message","id":"o2","parentId":null,"timestamp":"t","message":{"role":42}}',
+  '{"type":"message","id":"o3","parentId":null,"timestamp":"t","message":null}',
+  '{"type":"message","id":"o4","parentId":null,"timestamp":"t","message":{"content":[{"role":"user"}]}}',
+  '{"type":"message","id":"o5","parentId":null}',
+  '{"type":"model_change","id":"o6","parentId":null}',
+  '{"type":"branch_summary","id":"o7","parentId":"a1","timestamp":"t","fromId":"root","summary":"","message":{"role":"user"}}',
+  // unknown types and extra fields
+  '{"type":"future_type_v9","id":"u1","parentId":"a1","timestamp":"t","payload":{"nested":{"type":"message"}}}',
+  // huge line (bigger than a small scan chunk)
+  `{"type":"message","id":"h1","parentId":"a1","timestamp":"t","message":{"role":"toolResult","content":[{"type":"text","text":"${big}"}]}}`,
+];
+
+describe("scanEntryRecord", () => {
+  it("returns either nothing (fallback) or exactly what JSON.parse gives, for every tricky line", () => {
+    let fast = 0;
+    for (const line of TRICKY_LINES) {
+      const buf = Buffer.from(line, "utf8");
+      let end = buf.length;
+      while (end > 0 && (buf[end - 1] === 0x0d || buf[end - 1] === 0x20)) end--;
+      const record = scanEntryRecord(buf, 0, end);
+      if (record) {
+        fast++;
+        expect(record, line.slice(0, 80)).toEqual(recordFromEntry(JSON.parse(line)));
+      }
+    }
+    // The pi-shaped lines take the fast path; the others fall back.
+    expect(fast).toBeGreaterThanOrEqual(6);
+  });
+
+  it("refuses lines whose extracted strings would need unescaping", () => {
+    const line = Buffer.from(
+      '{"type":"message","id":"a\\"3","parentId":null,"timestamp":"t","message":{"role":"user"}}',
+    );
+    expect(scanEntryRecord(line, 0, line.length)).toBeUndefined();
+  });
+
+  it("refuses a line that does not end with a closing brace (torn after a valid prefix)", () => {
+    const line = Buffer.from(
+      '{"type":"message","id":"a1","parentId":null,"timestamp":"t","message":{"role":"user","con',
+    );
+    expect(scanEntryRecord(line, 0, line.length)).toBeUndefined();
+  });
+});
+
+describe("the load-time scan", () => {
+  it("yields the same records as JSON.parse of every line, also with a chunk smaller than a line", () => {
+    const tmp = tempDir();
+    try {
+      const path = tmp.file();
+      writeFileSync(path, `${JSON.stringify(header())}\n${TRICKY_LINES.join("\n")}\n`);
+      const expected = TRICKY_LINES.map((line) => recordFromEntry(JSON.parse(line)));
+      for (const chunk of [64, 4096, 8 * 1024 * 1024]) {
+        const table = new RecordTable();
+        const scanner = new LineScanner(path, table);
+        const fd = openSync(path, "r");
+        try {
+          const size = nodeStorageFs.fstatSync(fd).size;
+          const result = scanSessionFile(nodeStorageFs, fd, scanner, 0, size, chunk);
+          expect(result.tail).toBeUndefined();
+        } finally {
+          closeSync(fd);
+        }
+        expect(scanner.issues).toEqual([]);
+        expect(table.records).toEqual(expected);
+        expect(table.lineOf(0)).toBe(2);
+        expect(table.lineOf(TRICKY_LINES.length - 1)).toBe(TRICKY_LINES.length + 1);
+      }
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it("agrees with JSON.parse on randomly generated entries with random key orders and strings", () => {
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const alphabet = ["a", "Z", "0", '"', "\\", "\n", "é", "日", "😀", " ", "/", "\u0001", "}"];
+    const str = () =>
+      Array.from(
+        { length: 1 + Math.floor(rand() * 10) },
+        () => alphabet[Math.floor(rand() * alphabet.length)],
+      ).join("");
+    const lines: string[] = [];
+    for (let i = 0; i < 500; i++) {
+      const fields: [string, unknown][] = [
+        ["type", rand() < 0.7 ? "message" : str()],
+        ["id", rand() < 0.8 ? `id${i}` : str()],
+        ["parentId", rand() < 0.2 ? null : rand() < 0.8 ? `id${i - 1}` : str()],
+        ["timestamp", rand() < 0.9 ? "2025-01-01T00:00:00.000Z" : str()],
+        ["message", { role: rand() < 0.8 ? "user" : str(), content: str() }],
+      ];
+      if (rand() < 0.3) fields.sort(() => rand() - 0.5);
+      lines.push(JSON.stringify(Object.fromEntries(fields)));
+    }
+    const buf = Buffer.from(`${JSON.stringify(header())}\n${lines.join("\n")}\n`);
+    const table = new RecordTable();
+    const scanner = new LineScanner("random.jsonl", table);
+    expect(scanner.scanChunk(buf, buf.length, 0)).toBe(buf.length);
+    expect(scanner.issues).toEqual([]);
+    expect(table.records).toEqual(lines.map((line) => recordFromEntry(JSON.parse(line))));
+    expect(scanner.counters.fastPathLines).toBeGreaterThan(100);
+    expect(scanner.counters.parsedLines).toBeGreaterThan(50);
+  });
+});

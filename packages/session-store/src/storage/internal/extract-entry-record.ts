@@ -1,0 +1,121 @@
+import type { StoredEntryRecord } from "../session-storage";
+
+/*
+ * Fast extraction of { type, id, parentId, message.role } from one JSONL line without JSON.parse.
+ *
+ * pi and Arbor write entries with JSON.stringify and the keys in this order:
+ *   {"type":"<t>","id":"<id>","parentId":"<p>"|null,"timestamp":"<ts>","message":{"role":"<r>",...
+ * The fast path accepts a line only if it starts exactly like that and every string it extracts is
+ * plain printable ASCII without a backslash, so the bytes decode to the same string JSON.parse would
+ * give. Anything else (other key orders such as custom_message, escapes, non-ASCII, whitespace, v1
+ * entries without ids) falls back to JSON.parse of that one line.
+ */
+
+const TYPE_PREFIX = bytes('{"type":"');
+const ID_KEY = bytes('","id":"');
+const PARENT_KEY = bytes('","parentId":');
+const TIMESTAMP_KEY = bytes(',"timestamp":"');
+const ROLE_KEY = bytes('","message":{"role":"');
+const NULL = bytes("null");
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const CLOSE_BRACE = 0x7d;
+
+const interned = new Map<string, string>();
+const INTERN_LIMIT = 4096;
+
+function bytes(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+/** Shares one string instance per distinct `type`/`role` value (bounded). */
+function intern(value: string): string {
+  const known = interned.get(value);
+  if (known !== undefined) return known;
+  if (interned.size < INTERN_LIMIT) interned.set(value, value);
+  return value;
+}
+
+function matchesAt(buf: Uint8Array, pos: number, pattern: Uint8Array, end: number): boolean {
+  if (pos + pattern.length > end) return false;
+  for (let i = 0; i < pattern.length; i++) if (buf[pos + i] !== pattern[i]) return false;
+  return true;
+}
+
+/** Index of the closing quote of a plain ASCII string starting at `pos`, or -1 if it needs JSON.parse. */
+function plainStringEnd(buf: Uint8Array, pos: number, end: number): number {
+  for (let i = pos; i < end; i++) {
+    const c = buf[i] as number;
+    if (c === QUOTE) return i;
+    if (c === BACKSLASH || c < 0x20 || c > 0x7e) return -1;
+  }
+  return -1;
+}
+
+function ascii(buf: Buffer, start: number, end: number): string {
+  return buf.toString("latin1", start, end);
+}
+
+/**
+ * Extracts the record of an entry line with the fast path. `end` is exclusive and must already exclude
+ * trailing whitespace. Returns `undefined` when the line does not match the fast pattern (the caller
+ * then parses the line fully); a returned record always equals `recordFromEntry(JSON.parse(line))`
+ * for lines that parse (duplicate top-level keys aside, which JSON.stringify never writes).
+ */
+export function scanEntryRecord(buf: Buffer, start: number, end: number): StoredEntryRecord | undefined {
+  if (end - start < 2 || buf[end - 1] !== CLOSE_BRACE) return undefined;
+  if (!matchesAt(buf, start, TYPE_PREFIX, end)) return undefined;
+  const typeStart = start + TYPE_PREFIX.length;
+  const typeEnd = plainStringEnd(buf, typeStart, end);
+  if (typeEnd < 0 || !matchesAt(buf, typeEnd, ID_KEY, end)) return undefined;
+  const idStart = typeEnd + ID_KEY.length;
+  const idEnd = plainStringEnd(buf, idStart, end);
+  if (idEnd < 0 || !matchesAt(buf, idEnd, PARENT_KEY, end)) return undefined;
+  let pos = idEnd + PARENT_KEY.length;
+  let parentId: string | null;
+  if (matchesAt(buf, pos, NULL, end)) {
+    parentId = null;
+    pos += NULL.length;
+  } else if (buf[pos] === QUOTE) {
+    const parentEnd = plainStringEnd(buf, pos + 1, end);
+    if (parentEnd < 0) return undefined;
+    parentId = ascii(buf, pos + 1, parentEnd);
+    pos = parentEnd + 1;
+  } else {
+    return undefined;
+  }
+  // The value must be followed by another key or the end of the object, as JSON.stringify writes it.
+  const after = buf[pos];
+  if (after !== 0x2c && after !== CLOSE_BRACE) return undefined;
+  const type = intern(ascii(buf, typeStart, typeEnd));
+  let role: string | undefined;
+  if (type === "message") {
+    if (!matchesAt(buf, pos, TIMESTAMP_KEY, end)) return undefined;
+    const tsEnd = plainStringEnd(buf, pos + TIMESTAMP_KEY.length, end);
+    if (tsEnd < 0 || !matchesAt(buf, tsEnd, ROLE_KEY, end)) return undefined;
+    const roleStart = tsEnd + ROLE_KEY.length;
+    const roleEnd = plainStringEnd(buf, roleStart, end);
+    if (roleEnd < 0) return undefined;
+    role = intern(ascii(buf, roleStart, roleEnd));
+  }
+  return { id: ascii(buf, idStart, idEnd), parentId, type, role };
+}
+
+/**
+ * Builds the record of a parsed entry. Returns `undefined` when the value is not an object with a
+ * string `type` (such a line is reported as corrupt).
+ */
+export function recordFromEntry(entry: unknown): StoredEntryRecord | undefined {
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return undefined;
+  const e = entry as Record<string, unknown>;
+  if (typeof e.type !== "string") return undefined;
+  const type = intern(e.type);
+  const id = typeof e.id === "string" ? e.id : undefined;
+  const parentId = typeof e.parentId === "string" || e.parentId === null ? e.parentId : undefined;
+  let role: string | undefined;
+  if (type === "message" && typeof e.message === "object" && e.message !== null) {
+    const r = (e.message as Record<string, unknown>).role;
+    if (typeof r === "string") role = intern(r);
+  }
+  return { id, parentId, type, role };
+}

@@ -1,0 +1,158 @@
+import type { StorageLoadIssue, StoredEntryRecord } from "../session-storage";
+import { SessionStorageError } from "../session-storage-error";
+import { recordFromEntry, scanEntryRecord } from "./extract-entry-record";
+import type { RecordTable } from "./record-table";
+
+const NEWLINE = 0x0a;
+
+/** Counters of one scan, exposed through the JSONL backend's `stats()`. */
+export interface ScanCounters {
+  /** Bytes looked at by the line scanner. */
+  bytesScanned: number;
+  /** Lines looked at (entries, header, blank and corrupt lines). */
+  linesScanned: number;
+  /** Entry lines whose record came from the fast byte scan. */
+  fastPathLines: number;
+  /** Entry lines that needed a full `JSON.parse`. */
+  parsedLines: number;
+}
+
+/**
+ * Splits session bytes into lines and classifies each: header, entry (record + location), blank, or
+ * corrupt (reported as an issue, never dropped from the file). Feed it complete lines in file order.
+ */
+export class LineScanner {
+  header: Record<string, unknown> | undefined;
+  /** 1-based number of the last line seen. */
+  lineNo: number;
+  readonly issues: StorageLoadIssue[] = [];
+  readonly counters: ScanCounters = { bytesScanned: 0, linesScanned: 0, fastPathLines: 0, parsedLines: 0 };
+
+  constructor(
+    private readonly path: string,
+    private readonly table: RecordTable,
+    start: { header?: Record<string, unknown>; lineNo?: number } = {},
+  ) {
+    this.header = start.header;
+    this.lineNo = start.lineNo ?? 0;
+  }
+
+  /**
+   * Classifies every complete line in `buf[0, length)`, whose first byte is at file offset `fileOffset`.
+   * Returns how many bytes were consumed: up to and including the last newline.
+   */
+  scanChunk(buf: Buffer, length: number, fileOffset: number): number {
+    const view = length === buf.length ? buf : buf.subarray(0, length);
+    let nul = view.indexOf(0);
+    let lineStart = 0;
+    for (;;) {
+      const nl = view.indexOf(NEWLINE, lineStart);
+      if (nl < 0) break;
+      // A NUL byte can never be part of valid JSON text: such a line goes to the strict parser.
+      while (nul >= 0 && nul < lineStart) nul = view.indexOf(0, nul + 1);
+      this.classify(view, lineStart, nl, fileOffset + lineStart, nul >= 0 && nul < nl);
+      lineStart = nl + 1;
+    }
+    this.counters.bytesScanned += lineStart;
+    return lineStart;
+  }
+
+  /** Classifies one complete line `buf[start, end)` (newline excluded). */
+  classify(buf: Buffer, start: number, end: number, offset: number, strict = false): void {
+    this.lineNo++;
+    this.counters.linesScanned++;
+    let last = end;
+    while (last > start && isSpace(buf[last - 1] as number)) last--;
+    if (last === start) return; // blank line: not data, kept in the file, nothing to report
+    if (this.header === undefined) {
+      this.classifyHeader(buf, start, last, offset, end - start);
+      return;
+    }
+    let record: StoredEntryRecord | undefined = strict ? undefined : scanEntryRecord(buf, start, last);
+    if (record) {
+      this.counters.fastPathLines++;
+    } else {
+      this.counters.parsedLines++;
+      const parsed = parseLine(buf, start, last);
+      if (!parsed.ok) {
+        this.report(`is not valid JSON (${parsed.error})`, offset, end - start);
+        return;
+      }
+      record = recordFromEntry(parsed.value);
+      if (!record) {
+        this.report("is not a session entry (no string `type` field)", offset, end - start);
+        return;
+      }
+    }
+    this.table.push(record, offset, end - start, this.lineNo);
+  }
+
+  /** Throws when the scan ends and no header was ever found in a non-empty file. */
+  requireHeader(fileHasContent: boolean): void {
+    if (this.header === undefined && fileHasContent) {
+      throw new SessionStorageError(
+        "SESSION_HEADER_INVALID",
+        `${this.path} has no session header: no line parses as {"type":"session","id":...}. The file was not modified.`,
+        { path: this.path },
+      );
+    }
+  }
+
+  private classifyHeader(buf: Buffer, start: number, end: number, offset: number, length: number): void {
+    const parsed = parseLine(buf, start, end);
+    if (!parsed.ok) {
+      this.report(`is not valid JSON (${parsed.error})`, offset, length);
+      return;
+    }
+    const value = parsed.value as Record<string, unknown> | null;
+    if (
+      typeof value !== "object" ||
+      value === null ||
+      value.type !== "session" ||
+      typeof value.id !== "string"
+    ) {
+      throw new SessionStorageError(
+        "SESSION_HEADER_INVALID",
+        `${this.path}:${this.lineNo}: the first line must be a session header {"type":"session","id":...}; found ${describe(value)}. The file was not modified.`,
+        { path: this.path, line: this.lineNo },
+      );
+    }
+    this.header = value;
+  }
+
+  private report(what: string, offset: number, length: number): void {
+    this.issues.push({
+      code: "SESSION_LINE_CORRUPT",
+      line: this.lineNo,
+      message: `${this.path}:${this.lineNo}: line ${what}. It stays in the file unchanged and is left out of the session.`,
+      byteOffset: offset,
+      byteLength: length,
+    });
+  }
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0d || c === 0x09;
+}
+
+function describe(value: unknown): string {
+  if (typeof value !== "object" || value === null)
+    return JSON.stringify(value)?.slice(0, 40) ?? String(value);
+  const type = (value as Record<string, unknown>).type;
+  return typeof type === "string"
+    ? `an entry of type "${type.slice(0, 40)}"`
+    : "an object without a session type";
+}
+
+/** `JSON.parse` of one line, never throwing. */
+export function parseLine(
+  buf: Buffer,
+  start: number,
+  end: number,
+): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(buf.toString("utf8", start, end)) };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message.slice(0, 120) : String(error) };
+  }
+}

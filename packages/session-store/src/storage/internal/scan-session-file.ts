@@ -1,0 +1,45 @@
+import type { LineScanner } from "./line-scanner";
+import { readFully, type StorageFs } from "./storage-fs";
+
+/** Default read size: large enough to amortize syscalls, small enough to stay off the heap's radar. */
+const CHUNK_BYTES = 8 * 1024 * 1024;
+
+/** Where a scan stopped. */
+export interface FileScanResult {
+  /** File offset just after the last complete line (a newline), i.e. the start of the tail. */
+  end: number;
+  /** The bytes after the last newline, when the file does not end with one: a torn or unterminated line. */
+  tail?: { offset: number; length: number };
+}
+
+/**
+ * Feeds the complete lines of `fd` between `from` and `size` to `scanner`, reading in large chunks and
+ * never keeping more than one chunk (or one line, if a line is longer) in memory.
+ */
+export function scanSessionFile(
+  fs: StorageFs,
+  fd: number,
+  scanner: LineScanner,
+  from: number,
+  size: number,
+  chunkBytes = CHUNK_BYTES,
+): FileScanResult {
+  let buf = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(size - from, 1)));
+  let pos = from;
+  while (pos < size) {
+    const want = Math.min(buf.length, size - pos);
+    const n = readFully(fs, fd, buf, 0, want, pos);
+    if (n === 0) break; // the file shrank under us: stop at what we have
+    const consumed = scanner.scanChunk(buf, n, pos);
+    const atEnd = pos + n >= size;
+    if (consumed === 0) {
+      if (atEnd) break;
+      // One line longer than the buffer: grow it and read the line again from its start.
+      buf = Buffer.allocUnsafe(buf.length * 2);
+      continue;
+    }
+    pos += consumed;
+    if (atEnd) break; // what is left has no newline: the tail
+  }
+  return pos < size ? { end: pos, tail: { offset: pos, length: size - pos } } : { end: pos };
+}

@@ -1,0 +1,281 @@
+import { createHash } from "node:crypto";
+import type { StorageLoadIssue, StoredEntryRecord } from "../session-storage";
+import { readFully, type StorageFs } from "./storage-fs";
+
+/*
+ * Sidecar index `<session>.idx`: a cache of the load-time scan of a prefix of the session file, so a
+ * reopen only scans the bytes appended since. Never trusted blindly: it is used only if its own digest
+ * matches, the file still has the same inode, the covered prefix still ends with a newline, and a
+ * digest of sampled blocks of the covered prefix (first and last 4 KiB plus 16 blocks of 256 bytes
+ * spread across it) is unchanged. Layout (little-endian), see the package README "Storage":
+ *
+ *   0   "ARBORIDX"          8   format version u32    12  record count u32
+ *   16  covered bytes f64   24  covered lines f64     32  file size when written f64
+ *   40  file mtimeMs f64    48  file inode f64        56  sample digest (sha256, 32 bytes)
+ *   88  payload digest (sha256, 32 bytes)             120 payload length f64
+ *   128 payload: starts f64[n], lengths u32[n], lines u32[n], parentRef i32[n], typeIndex u16[n],
+ *       roleIndex u16[n], zero padding to 8, then UTF-8 JSON {header, issues, types, roles, ids, parents}
+ *
+ * parentRef: -1 null, -2 absent, -3 equal to the previous record's id, -4 next string of `parents`.
+ * ids: a "\n"-joined string when every id is a string without "\n", else an array of string|null.
+ */
+
+const MAGIC = "ARBORIDX";
+const FORMAT_VERSION = 1;
+const HEADER_BYTES = 128;
+const PARENT_NULL = -1;
+const PARENT_ABSENT = -2;
+const PARENT_PREVIOUS = -3;
+const PARENT_LISTED = -4;
+
+/** What the index covers and holds. */
+export interface SidecarIndexData {
+  header: Record<string, unknown> | undefined;
+  records: StoredEntryRecord[];
+  starts: Float64Array;
+  lengths: Uint32Array;
+  lines: Uint32Array;
+  issues: StorageLoadIssue[];
+  /** Bytes of the session file covered (always just after a newline). */
+  coveredBytes: number;
+  /** Lines of the session file covered. */
+  coveredLines: number;
+}
+
+/** Result of reading the sidecar: the data, or why it was not used. */
+export type SidecarReadResult = { ok: true; data: SidecarIndexData } | { ok: false; reason: string };
+
+/** Path of the sidecar index of a session file. */
+export function sidecarIndexPath(sessionPath: string): string {
+  return `${sessionPath}.idx`;
+}
+
+/**
+ * Reads and validates the sidecar of the session open on `fd` (whose current size and inode are
+ * given). Never throws: any problem gives `{ ok: false, reason }` and the caller rescans.
+ */
+export function readSidecarIndex(
+  fs: StorageFs,
+  sessionPath: string,
+  fd: number,
+  file: { size: number; ino: number },
+): SidecarReadResult {
+  let raw: Buffer;
+  try {
+    raw = fs.readFileSync(sidecarIndexPath(sessionPath));
+  } catch {
+    return { ok: false, reason: "missing" };
+  }
+  try {
+    if (raw.length < HEADER_BYTES || raw.toString("latin1", 0, 8) !== MAGIC)
+      return { ok: false, reason: "not an index" };
+    if (raw.readUInt32LE(8) !== FORMAT_VERSION) return { ok: false, reason: "unknown format version" };
+    const n = raw.readUInt32LE(12);
+    const coveredBytes = raw.readDoubleLE(16);
+    const coveredLines = raw.readDoubleLE(24);
+    const ino = raw.readDoubleLE(48);
+    const payloadLength = raw.readDoubleLE(120);
+    if (raw.length !== HEADER_BYTES + payloadLength) return { ok: false, reason: "truncated" };
+    const payload = raw.subarray(HEADER_BYTES);
+    if (!digest(payload).equals(raw.subarray(88, 120))) return { ok: false, reason: "index digest mismatch" };
+    if (ino !== 0 && file.ino !== 0 && ino !== file.ino)
+      return { ok: false, reason: "different file (inode)" };
+    if (coveredBytes > file.size) return { ok: false, reason: "file is shorter than the indexed prefix" };
+    if (!sampleDigest(fs, fd, coveredBytes).equals(raw.subarray(56, 88))) {
+      return { ok: false, reason: "indexed prefix changed" };
+    }
+    return { ok: true, data: decodePayload(payload, n, coveredBytes, coveredLines) };
+  } catch (error) {
+    return { ok: false, reason: `unreadable (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+/**
+ * Writes the sidecar atomically (temp file + rename, no fsync: it is a cache that validates itself).
+ * Returns false instead of throwing when it cannot be written.
+ */
+export function writeSidecarIndex(
+  fs: StorageFs,
+  sessionPath: string,
+  fd: number,
+  data: SidecarIndexData,
+  file: { size: number; mtimeMs: number; ino: number },
+): boolean {
+  const target = sidecarIndexPath(sessionPath);
+  const temp = `${target}.tmp-${process.pid}`;
+  try {
+    const payload = encodePayload(data);
+    const head = Buffer.alloc(HEADER_BYTES);
+    head.write(MAGIC, 0, "latin1");
+    head.writeUInt32LE(FORMAT_VERSION, 8);
+    head.writeUInt32LE(data.records.length, 12);
+    head.writeDoubleLE(data.coveredBytes, 16);
+    head.writeDoubleLE(data.coveredLines, 24);
+    head.writeDoubleLE(file.size, 32);
+    head.writeDoubleLE(file.mtimeMs, 40);
+    head.writeDoubleLE(file.ino, 48);
+    sampleDigest(fs, fd, data.coveredBytes).copy(head, 56);
+    digest(payload).copy(head, 88);
+    head.writeDoubleLE(payload.length, 120);
+    const out = fs.openSync(temp, "w");
+    try {
+      fs.writeSync(out, head);
+      let written = 0;
+      while (written < payload.length)
+        written += fs.writeSync(out, payload, written, payload.length - written);
+    } finally {
+      fs.closeSync(out);
+    }
+    fs.renameSync(temp, target);
+    return true;
+  } catch {
+    try {
+      fs.unlinkSync(temp);
+    } catch {
+      // nothing to clean up
+    }
+    return false;
+  }
+}
+
+/** Removes the sidecar (after a rewrite). Never throws. */
+export function removeSidecarIndex(fs: StorageFs, sessionPath: string): void {
+  try {
+    fs.unlinkSync(sidecarIndexPath(sessionPath));
+  } catch {
+    // absent already
+  }
+}
+
+function digest(buf: Buffer): Buffer {
+  return createHash("sha256").update(buf).digest();
+}
+
+/** sha256 of the covered length plus sampled blocks of the covered prefix. */
+function sampleDigest(fs: StorageFs, fd: number, covered: number): Buffer {
+  const hash = createHash("sha256").update(`arbor-idx:${covered}`);
+  const block = Buffer.allocUnsafe(4096);
+  const sample = (position: number, length: number) => {
+    const len = Math.max(0, Math.min(length, covered - position));
+    const n = readFully(fs, fd, block, 0, len, position);
+    hash.update(block.subarray(0, n));
+  };
+  sample(0, 4096);
+  for (let k = 1; k <= 16; k++) sample(Math.floor((covered * k) / 17), 256);
+  sample(Math.max(0, covered - 4096), 4096);
+  return hash.digest();
+}
+
+function encodePayload(data: SidecarIndexData): Buffer {
+  const { records } = data;
+  const n = records.length;
+  const parentRef = new Int32Array(n);
+  const typeIndex = new Uint16Array(n);
+  const roleIndex = new Uint16Array(n);
+  const types: string[] = [];
+  const roles: string[] = [];
+  const typeSlots = new Map<string, number>();
+  const roleSlots = new Map<string, number>();
+  const parents: string[] = [];
+  let simpleIds = true;
+  for (let i = 0; i < n; i++) {
+    const r = records[i] as StoredEntryRecord;
+    if (r.id === undefined || r.id.includes("\n")) simpleIds = false;
+    if (r.parentId === null) parentRef[i] = PARENT_NULL;
+    else if (r.parentId === undefined) parentRef[i] = PARENT_ABSENT;
+    else if (i > 0 && records[i - 1]?.id === r.parentId) parentRef[i] = PARENT_PREVIOUS;
+    else {
+      parentRef[i] = PARENT_LISTED;
+      parents.push(r.parentId);
+    }
+    typeIndex[i] = slot(typeSlots, types, r.type);
+    roleIndex[i] = r.role === undefined ? 0 : slot(roleSlots, roles, r.role) + 1;
+  }
+  const ids = simpleIds ? records.map((r) => r.id).join("\n") : records.map((r) => r.id ?? null);
+  const json = Buffer.from(
+    JSON.stringify({ header: data.header, issues: data.issues, types, roles, ids, parents }),
+  );
+  const fixed = 8 * n + 4 * n * 3 + 2 * n * 2;
+  const padded = fixed + ((8 - (fixed % 8)) % 8);
+  const out = Buffer.alloc(padded + json.length);
+  let at = 0;
+  for (const column of [data.starts, data.lengths, data.lines, parentRef, typeIndex, roleIndex]) {
+    const bytes = Buffer.from(column.buffer, column.byteOffset, column.byteLength);
+    bytes.copy(out, at);
+    at += bytes.length;
+  }
+  json.copy(out, padded);
+  return out;
+}
+
+function decodePayload(
+  payload: Buffer,
+  n: number,
+  coveredBytes: number,
+  coveredLines: number,
+): SidecarIndexData {
+  let at = 0;
+  const take = <T extends Float64Array | Uint32Array | Int32Array | Uint16Array>(column: T): T => {
+    new Uint8Array(column.buffer).set(payload.subarray(at, at + column.byteLength));
+    at += column.byteLength;
+    return column;
+  };
+  const starts = take(new Float64Array(n));
+  const lengths = take(new Uint32Array(n));
+  const lines = take(new Uint32Array(n));
+  const parentRef = take(new Int32Array(n));
+  const typeIndex = take(new Uint16Array(n));
+  const roleIndex = take(new Uint16Array(n));
+  at += (8 - (at % 8)) % 8;
+  const meta = JSON.parse(payload.toString("utf8", at)) as {
+    header: Record<string, unknown> | undefined;
+    issues: StorageLoadIssue[];
+    types: string[];
+    roles: string[];
+    ids: string | (string | null)[];
+    parents: string[];
+  };
+  const ids = typeof meta.ids === "string" ? (n === 0 ? [] : meta.ids.split("\n")) : meta.ids;
+  if (ids.length !== n) throw new Error("id count mismatch");
+  const records: StoredEntryRecord[] = new Array(n);
+  let listed = 0;
+  for (let i = 0; i < n; i++) {
+    const ref = parentRef[i] as number;
+    const parentId =
+      ref === PARENT_NULL
+        ? null
+        : ref === PARENT_ABSENT
+          ? undefined
+          : ref === PARENT_PREVIOUS
+            ? records[i - 1]?.id
+            : meta.parents[listed++];
+    const role = roleIndex[i] as number;
+    records[i] = {
+      id: ids[i] ?? undefined,
+      parentId,
+      type: meta.types[typeIndex[i] as number] as string,
+      role: role === 0 ? undefined : meta.roles[role - 1],
+    };
+  }
+  return {
+    header: meta.header,
+    records,
+    starts,
+    lengths,
+    lines,
+    issues: meta.issues,
+    coveredBytes,
+    coveredLines,
+  };
+}
+
+function slot(slots: Map<string, number>, list: string[], value: string): number {
+  let index = slots.get(value);
+  if (index === undefined) {
+    index = list.length;
+    if (index >= 0xfffe) throw new Error("too many distinct types or roles for the index");
+    list.push(value);
+    slots.set(value, index);
+  }
+  return index;
+}

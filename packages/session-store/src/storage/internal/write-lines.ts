@@ -1,0 +1,86 @@
+import { SessionStorageError } from "../session-storage-error";
+import type { RecordTable } from "./record-table";
+import type { SerializedLine } from "./serialize-entries";
+import { type StorageFs, writeFully } from "./storage-fs";
+import type { SyncPolicy } from "./sync-policy";
+
+/** Input of {@link writeLines}. */
+export interface WriteLinesInput {
+  fs: StorageFs;
+  path: string;
+  fd: number;
+  /** File size before the call: where the first line lands, and where a failure cuts back to. */
+  size: number;
+  /** Line number of the first line written. */
+  firstLine: number;
+  header: Buffer | undefined;
+  lines: SerializedLine[];
+  table: RecordTable;
+  sync: SyncPolicy;
+}
+
+/** Outcome of {@link writeLines}: the new size, or an error after the file was cut back. */
+export interface WriteLinesResult {
+  size: number;
+  linesWritten: number;
+  error?: SessionStorageError;
+  /** Set when the file could not be cut back: it may end with a torn line until reopened. */
+  brokenReason?: string;
+}
+
+/**
+ * Writes the header (if any) and each entry line with one `write` each (all bytes of a line in one
+ * call, repeated only if the OS accepts a partial write), records them in `table`, then applies the
+ * durability policy. All or nothing: on any failure the records are dropped again and the file is
+ * truncated back to `size`. Never throws.
+ */
+export function writeLines(input: WriteLinesInput): WriteLinesResult {
+  const { fs, path, fd, size, table, lines } = input;
+  const recordsBefore = table.size;
+  let pos = size;
+  let lineNo = input.firstLine;
+  let current = "the header";
+  try {
+    if (input.header) {
+      writeFully(fs, fd, input.header);
+      pos += input.header.length;
+      lineNo++;
+    }
+    for (const { line, record } of lines) {
+      current = `entry ${record.id ?? `of type ${record.type}`}`;
+      writeFully(fs, fd, line);
+      table.push(record, pos, line.length - 1, lineNo);
+      pos += line.length;
+      lineNo++;
+    }
+    current = "the fsync";
+    input.sync.afterWrite(fd);
+    return { size: pos, linesWritten: lineNo - input.firstLine };
+  } catch (cause) {
+    table.truncate(recordsBefore);
+    try {
+      fs.ftruncateSync(fd, size);
+    } catch (truncateError) {
+      const reason = `cutting ${path} back to ${size} bytes failed: ${String(truncateError)}`;
+      return {
+        size,
+        linesWritten: 0,
+        brokenReason: reason,
+        error: new SessionStorageError(
+          "SESSION_WRITE_FAILED",
+          `${path}: writing ${current} failed (${String(cause)}) and ${reason}. Earlier entries are intact; reopen the session to quarantine the torn last line.`,
+          { path, line: lineNo, cause },
+        ),
+      };
+    }
+    return {
+      size,
+      linesWritten: 0,
+      error: new SessionStorageError(
+        "SESSION_WRITE_FAILED",
+        `${path}:${lineNo}: writing ${current} failed (${String(cause)}). The file was cut back to its previous ${size} bytes: nothing of this append was kept.`,
+        { path, line: lineNo, cause },
+      ),
+    };
+  }
+}

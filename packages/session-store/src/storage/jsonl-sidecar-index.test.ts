@@ -1,0 +1,165 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { chain, header, jsonl, message, tempDir } from "./__fixtures__/storage-fixtures";
+import { createJsonlStorage } from "./create-jsonl-storage";
+import { SessionStorageError } from "./session-storage-error";
+
+let tmp: ReturnType<typeof tempDir>;
+beforeEach(() => {
+  tmp = tempDir();
+});
+afterEach(() => tmp.cleanup());
+
+/** Writes a session of `count` entries and closes it with a sidecar index. Returns the file text. */
+function indexedSession(path: string, count: number): string {
+  const storage = createJsonlStorage(path, { sidecarMinBytes: 0 });
+  storage.load();
+  storage.append([header(), ...chain(count)]);
+  storage.close();
+  expect(existsSync(`${path}.idx`)).toBe(true);
+  return readFileSync(path, "utf8");
+}
+
+function fresh(path: string) {
+  const storage = createJsonlStorage(path, { readOnly: true, sidecarIndex: false });
+  const result = storage.load();
+  storage.close();
+  return result;
+}
+
+describe("sidecar index", () => {
+  it("lets a reopen scan only the bytes appended since the index was written", () => {
+    const path = tmp.file();
+    const before = indexedSession(path, 50);
+    // Another writer appends three entries and writes no index (file below its sidecarMinBytes).
+    const writer = createJsonlStorage(path, { sidecarMinBytes: Number.POSITIVE_INFINITY });
+    writer.load();
+    writer.append([message("n0", "e49"), message("n1", "n0"), message("n2", "n1")]);
+    writer.close();
+    const appended = statSync(path).size - Buffer.byteLength(before);
+
+    const storage = createJsonlStorage(path, { readOnly: true });
+    const result = storage.load();
+    const stats = storage.stats();
+    expect(stats.indexUsed).toBe(true);
+    expect(stats.indexedBytes).toBe(Buffer.byteLength(before));
+    expect(stats.bytesScanned).toBe(appended);
+    expect(stats.linesScanned).toBe(3);
+    expect(result).toEqual(fresh(path));
+    expect(storage.readEntry(52)).toEqual(message("n2", "n1"));
+    expect(storage.lineOf(52)).toBe(54);
+    storage.close();
+  });
+
+  it("is refreshed by close so that the next open scans nothing", () => {
+    const path = tmp.file();
+    indexedSession(path, 10);
+    const writer = createJsonlStorage(path, { sidecarMinBytes: 0 });
+    writer.load();
+    writer.append([message("x", "e9")]);
+    writer.close();
+    const reader = createJsonlStorage(path, { readOnly: true });
+    expect(reader.load().records).toHaveLength(11);
+    expect(reader.stats()).toMatchObject({ indexUsed: true, bytesScanned: 0 });
+    reader.close();
+  });
+
+  it("is rejected when the indexed prefix changed (same size), and the result equals a fresh scan", () => {
+    const path = tmp.file();
+    const text = indexedSession(path, 20);
+    writeFileSync(path, text.replace('"id":"e7"', '"id":"q7"').replace('"parentId":"e7"', '"parentId":"q7"'));
+    const storage = createJsonlStorage(path, { readOnly: true });
+    const result = storage.load();
+    expect(storage.stats()).toMatchObject({
+      indexUsed: false,
+      indexRejectedReason: "indexed prefix changed",
+    });
+    expect(result.records[7]?.id).toBe("q7");
+    expect(result).toEqual(fresh(path));
+    storage.close();
+  });
+
+  it("is rejected when the file is shorter than the indexed prefix (truncated or replaced)", () => {
+    const path = tmp.file();
+    indexedSession(path, 20);
+    writeFileSync(path, jsonl(header(), ...chain(3)));
+    const storage = createJsonlStorage(path, { readOnly: true });
+    expect(storage.load().records).toHaveLength(3);
+    expect(storage.stats().indexUsed).toBe(false);
+    storage.close();
+  });
+
+  it("is rejected when the index file itself is corrupt or not an index", () => {
+    const path = tmp.file();
+    indexedSession(path, 20);
+    const idx = readFileSync(`${path}.idx`);
+    const flipped = Buffer.from(idx);
+    flipped[flipped.length - 5] = (flipped[flipped.length - 5] as number) ^ 0xff;
+    for (const [bytes, reason] of [
+      [flipped, "index digest mismatch"],
+      [idx.subarray(0, idx.length - 10), "truncated"],
+      [Buffer.from("hello world, not an index at all".repeat(8)), "not an index"],
+    ] as const) {
+      writeFileSync(`${path}.idx`, bytes);
+      const storage = createJsonlStorage(path, { readOnly: true });
+      const result = storage.load();
+      expect(storage.stats().indexRejectedReason).toBe(reason);
+      expect(result).toEqual(fresh(path));
+      storage.close();
+    }
+  });
+
+  it("is removed by rewrite", () => {
+    const path = tmp.file();
+    indexedSession(path, 5);
+    const storage = createJsonlStorage(path);
+    storage.load();
+    storage.rewrite(header(), chain(2));
+    expect(existsSync(`${path}.idx`)).toBe(false);
+    storage.close();
+  });
+
+  it("is never trusted blindly: a change the sampling misses is caught when the entry is read", () => {
+    const path = tmp.file();
+    const text = indexedSession(path, 400); // large enough that most lines are not sampled
+    const size = Buffer.byteLength(text);
+    const sampled = (offset: number) =>
+      offset < 4096 ||
+      offset >= size - 4096 - 200 ||
+      Array.from({ length: 16 }, (_, k) => Math.floor((size * (k + 1)) / 17)).some(
+        (s) => offset + 200 > s && offset < s + 256,
+      );
+    let victim = -1;
+    for (let i = 100; i < 300; i++) {
+      if (!sampled(Buffer.byteLength(text.slice(0, text.indexOf(`"id":"e${i}"`))))) {
+        victim = i;
+        break;
+      }
+    }
+    expect(victim).toBeGreaterThan(0);
+    const target = `e${victim}`;
+    const renamed = `z${target.slice(1)}`;
+    writeFileSync(path, text.replace(`"id":"${target}"`, `"id":"${renamed}"`));
+    const storage = createJsonlStorage(path, { readOnly: true });
+    const { records } = storage.load();
+    expect(storage.stats().indexUsed).toBe(true);
+    expect(records[victim]?.id).toBe(target); // stale, from the index
+    let code: string | undefined;
+    try {
+      storage.readEntry(victim);
+    } catch (error) {
+      code = SessionStorageError.isInstance(error) ? error.code : undefined;
+    }
+    expect(code).toBe("SESSION_FILE_CHANGED");
+    storage.close();
+  });
+
+  it("is not written for small files by default", () => {
+    const path = tmp.file();
+    const storage = createJsonlStorage(path);
+    storage.load();
+    storage.append([header(), ...chain(10)]);
+    storage.close();
+    expect(existsSync(`${path}.idx`)).toBe(false);
+  });
+});

@@ -1,0 +1,81 @@
+import type { StorageFs } from "./internal/storage-fs";
+import type { SessionStorage } from "./session-storage";
+
+/**
+ * When appended bytes are forced to stable storage with fsync. In every mode `append` hands each line
+ * to the OS with one `write` before it returns, so a crash of the process never loses a returned
+ * entry; the modes differ only for an OS crash or power loss:
+ * - `always`: fsync after every `append` call, before it returns. Nothing returned is lost.
+ * - `batched` (default): fsync at most every `batchIntervalMs` (on the append that crosses the
+ *   interval, else from a timer), on `sync()` and on `close()`. At most the last interval is lost.
+ * - `never`: no fsync (pi's behaviour); the OS writes back when it likes (typically within ~30 s).
+ */
+export type DurabilityMode = "always" | "batched" | "never";
+
+/** Options of {@link createJsonlStorage}. */
+export interface JsonlStorageOptions {
+  /** See {@link DurabilityMode}. Default `batched`. */
+  durability?: DurabilityMode;
+  /** Longest time appended data stays un-synced in `batched` mode, in ms. Default 1000. */
+  batchIntervalMs?: number;
+  /**
+   * Open without the writer lock and never modify the session: `append`/`rewrite` throw, a torn tail
+   * is reported but not quarantined, a missing file throws `SESSION_NOT_FOUND`. Default false.
+   */
+  readOnly?: boolean;
+  /** Use and maintain the sidecar index `<session>.idx`. Default true. */
+  sidecarIndex?: boolean;
+  /** Files smaller than this get no sidecar index written (reading one is always tried). Default 1 MiB. */
+  sidecarMinBytes?: number;
+  /** @internal Replacement for `node:fs`, used by tests to inject I/O failures. */
+  fs?: StorageFs;
+}
+
+/** Counters of a JSONL storage, for tests, benchmarks and diagnostics. */
+export interface JsonlStorageStats {
+  /** Bytes of the session file scanned by `load` (excludes bytes covered by a valid sidecar index). */
+  bytesScanned: number;
+  /** Lines scanned by `load`. */
+  linesScanned: number;
+  /** Entry lines whose record came from the fast byte scan. */
+  fastPathLines: number;
+  /** Entry lines that needed a full JSON.parse during `load`. */
+  parsedLines: number;
+  /** Whether `load` started from a valid sidecar index. */
+  indexUsed: boolean;
+  /** Why an existing sidecar index was not used (`missing`, `indexed prefix changed`, ...). */
+  indexRejectedReason: string | undefined;
+  /** Bytes covered by the sidecar index used at load (0 when none). */
+  indexedBytes: number;
+  /** Sidecar index files written by this storage. */
+  indexWrites: number;
+  /** Whether `load` added a missing final newline after a complete last line. */
+  tailRepaired: boolean;
+  /** `readEntry` calls served. */
+  entriesRead: number;
+  /** Entry lines written by `append` (header included). */
+  linesWritten: number;
+  /** fsync calls on the session file. */
+  fsyncs: number;
+}
+
+/** The JSONL file backend: {@link SessionStorage} plus its file-specific extras. */
+export interface JsonlSessionStorage extends SessionStorage {
+  readonly kind: "jsonl";
+  readonly path: string;
+  /** The durability mode in effect. */
+  readonly durability: DurabilityMode;
+  /** Whether the storage was opened read-only. */
+  readonly readOnly: boolean;
+  /** The 1-based file line of the entry at `index`, `undefined` outside `0..records-1`. */
+  lineOf(index: number): number | undefined;
+  /** fsyncs appended data now, whatever the mode. Throws `SESSION_WRITE_FAILED`. */
+  sync(): void;
+  /**
+   * Writes the sidecar index for everything scanned and appended so far (also done by `close` for
+   * files of at least `sidecarMinBytes`). Returns false if it could not be written (it is only a cache).
+   */
+  writeIndex(): boolean;
+  /** A snapshot of the counters. */
+  stats(): JsonlStorageStats;
+}

@@ -1,0 +1,94 @@
+import { ArborError } from "@arbor/providers";
+
+/**
+ * Stable codes of {@link SessionStorageError}:
+ * - `SESSION_LOCKED`: another live writer holds the session's lock file (`lockPath`, `holder`).
+ * - `SESSION_NOT_FOUND`: a read-only open of a file that does not exist (`path`).
+ * - `SESSION_HEADER_INVALID`: the first parsed line is not a `type: "session"` header with a string
+ *   `id` (`path`, `line`), or the first append of a new session does not start with a header.
+ * - `SESSION_READ_FAILED`: an I/O error while reading the session or its lock (`path`, `cause`).
+ * - `SESSION_WRITE_FAILED`: an I/O error while appending, syncing or rewriting (`path`, `cause`). The
+ *   file was cut back to its last complete line, unless the message says otherwise.
+ * - `SESSION_ENTRY_INVALID`: an entry given to `append`/`rewrite` cannot be written as one JSON line
+ *   (not an object, no string `type`, circular, BigInt...). Nothing was written.
+ * - `SESSION_LINE_CORRUPT`: `readEntry` found a line that does not parse (`path`, `line`). Lines that
+ *   fail the load-time checks are reported in `issues` instead and never reach `readEntry`.
+ * - `SESSION_FILE_CHANGED`: `readEntry` found another entry than the one indexed at that line: the
+ *   file was changed behind the storage's back (`path`, `line`, `entryId`).
+ * - `SESSION_NOT_LOADED`: a method other than `load`/`close` was called before `load`.
+ * - `SESSION_ALREADY_LOADED`: `load` was called a second time.
+ * - `SESSION_CLOSED`: the storage was used after `close`.
+ * - `SESSION_ENTRY_OUT_OF_RANGE`: `readEntry` with an index outside `records`.
+ */
+export type SessionStorageErrorCode =
+  | "SESSION_LOCKED"
+  | "SESSION_NOT_FOUND"
+  | "SESSION_HEADER_INVALID"
+  | "SESSION_READ_FAILED"
+  | "SESSION_WRITE_FAILED"
+  | "SESSION_ENTRY_INVALID"
+  | "SESSION_LINE_CORRUPT"
+  | "SESSION_FILE_CHANGED"
+  | "SESSION_NOT_LOADED"
+  | "SESSION_ALREADY_LOADED"
+  | "SESSION_CLOSED"
+  | "SESSION_ENTRY_OUT_OF_RANGE";
+
+/** Who holds a session lock, as written in the lock file. */
+export interface SessionLockHolder {
+  /** Process id of the holder. */
+  pid: number;
+  /** `os.hostname()` of the holder's machine. */
+  hostname: string;
+  /** Process start marker (Linux: start time in clock ticks from `/proc/<pid>/stat`), guards against pid reuse. */
+  processStart?: string;
+  /** ISO time the lock was taken. */
+  acquiredAt: string;
+  /** Random token that tells two locks of the same process apart. */
+  token: string;
+}
+
+/** Structured fields a {@link SessionStorageError} may carry. */
+export interface SessionStorageErrorFields {
+  /** Session file (or `memory:` name) the error is about. */
+  path?: string;
+  /** 1-based line number in the session file. */
+  line?: number;
+  /** Entry id concerned. */
+  entryId?: string;
+  /** Lock file path (`SESSION_LOCKED`). */
+  lockPath?: string;
+  /** Lock holder (`SESSION_LOCKED`). */
+  holder?: SessionLockHolder;
+  /** Underlying error (I/O errors, JSON errors). */
+  cause?: unknown;
+}
+
+/**
+ * Thrown by the storage backends. The `code` is stable; the message names the file, the line and what
+ * is wrong. A thrown storage error never means lost data: see each code for the state left behind.
+ */
+export class SessionStorageError extends ArborError {
+  override readonly code: SessionStorageErrorCode;
+  /** Session file concerned, when there is one. */
+  readonly path: string | undefined;
+  /** 1-based line number, when the error is about one line. */
+  readonly line: number | undefined;
+  /** Entry id, when the error is about one entry. */
+  readonly entryId: string | undefined;
+  /** Lock file, for `SESSION_LOCKED`. */
+  readonly lockPath: string | undefined;
+  /** Current lock holder, for `SESSION_LOCKED`. */
+  readonly holder: SessionLockHolder | undefined;
+
+  constructor(code: SessionStorageErrorCode, message: string, fields: SessionStorageErrorFields = {}) {
+    super(code, message, fields.cause === undefined ? undefined : { cause: fields.cause });
+    this.name = "SessionStorageError";
+    this.code = code;
+    this.path = fields.path;
+    this.line = fields.line;
+    this.entryId = fields.entryId;
+    this.lockPath = fields.lockPath;
+    this.holder = fields.holder;
+  }
+}

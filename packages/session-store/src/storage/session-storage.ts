@@ -1,0 +1,107 @@
+/**
+ * The storage seam of the session store. A backend keeps the lines of one session (a header and
+ * entries in file order) and hands out light records so that the store can walk the tree without
+ * parsing every entry. Backends: JSONL file (default) and in-memory.
+ *
+ * All methods are synchronous: appends are small, and a synchronous write makes "append returned"
+ * mean "the bytes were handed to the OS" (plus fsync per the durability mode).
+ */
+
+/**
+ * What the store needs to know about an entry without materializing it. Extracted from the line by
+ * the backend (for JSONL: a validated fast scan with a full `JSON.parse` fallback).
+ */
+export interface StoredEntryRecord {
+  /** Entry id (`undefined` only for version-1 files, whose entries have no ids yet). */
+  id: string | undefined;
+  /** Parent id; `null` for a root. `undefined` only for version-1 files. */
+  parentId: string | null | undefined;
+  /** Entry `type` field (`message`, `compaction`, ... or an unknown type, kept as is). */
+  type: string;
+  /** For `message` entries: `message.role` when present. */
+  role?: string;
+}
+
+/** A problem found while loading. The offending line is never removed from the file. */
+export interface StorageLoadIssue {
+  /** Stable code: `SESSION_LINE_CORRUPT` (a bad line in the middle) or `SESSION_TAIL_TORN` (torn last line, quarantined). */
+  code: "SESSION_LINE_CORRUPT" | "SESSION_TAIL_TORN";
+  /** 1-based line number in the file. */
+  line: number;
+  /** What is wrong, naming the file and line. */
+  message: string;
+  /** For a torn tail: where the bytes were copied before the file was cut back to the last full line. */
+  quarantinePath?: string;
+  /** Byte offset of the line in the file (JSONL backend). */
+  byteOffset?: number;
+  /** Byte length of the line without its newline (JSONL backend). */
+  byteLength?: number;
+}
+
+/** Result of {@link SessionStorage.load}. */
+export interface StorageLoadResult {
+  /** The parsed header line (`type: "session"`), or `undefined` for an empty/new session. */
+  header: Record<string, unknown> | undefined;
+  /**
+   * One record per valid entry line, in file order (header, blank and corrupt lines excluded). The
+   * array belongs to the caller: the backend keeps its own copy. A later line of `type: "session"` (pi
+   * ignores such lines) is kept as a record of that type rather than dropped.
+   */
+  records: StoredEntryRecord[];
+  /** Corrupt and torn lines, in file order. */
+  issues: StorageLoadIssue[];
+}
+
+/** A storage backend for one session. */
+export interface SessionStorage {
+  /** `jsonl`, `memory`, or a custom backend's name. */
+  readonly kind: string;
+  /** File path for file backends; `undefined` otherwise. */
+  readonly path: string | undefined;
+  /**
+   * Reads the session. Call once, before anything else (a second call throws
+   * `SESSION_ALREADY_LOADED`). Throws a typed error when the session cannot be read at all (missing
+   * header, locked by another writer, I/O error). Corrupt lines are reported in `issues`, never thrown
+   * and never dropped from the file. A session that does not exist yet loads as empty
+   * (`header: undefined`, no records) and is created by the first `append`.
+   */
+  load(): StorageLoadResult;
+  /**
+   * Returns the full parsed entry at `index` (0-based, in `records` order; entries appended after
+   * `load` take the next indices in append order). May parse on demand, so each call may return a new
+   * object: do not rely on identity. Throws `SESSION_ENTRY_OUT_OF_RANGE`, `SESSION_LINE_CORRUPT` (a line
+   * that passed the load-time checks but does not parse), `SESSION_FILE_CHANGED` (the line no longer
+   * holds the indexed entry) or `SESSION_READ_FAILED`.
+   */
+  readEntry(index: number): Record<string, unknown>;
+  /**
+   * Optional: the 1-based file line of the entry at `index`, or `undefined` when unknown. The store
+   * uses it to name the line of an invalid entry in its issues (added for the store core).
+   */
+  lineOf?(index: number): number | undefined;
+  /**
+   * Appends entries as lines, one write per entry, durable per the backend's durability mode when this
+   * returns. When the session has no header yet, `entries[0]` must be the header (`type: "session"`
+   * with a string `id`); it is written first and is not a record. All or nothing: on failure the
+   * entries of this call are removed again (the file is cut back to its size before the call) and a
+   * typed error is thrown (`SESSION_ENTRY_INVALID` before anything is written, `SESSION_WRITE_FAILED`
+   * on I/O errors, `SESSION_HEADER_INVALID` when the header is missing).
+   */
+  append(entries: readonly Record<string, unknown>[]): void;
+  /**
+   * Replaces the whole session (header + entries), used after migrating an old version. The original
+   * is kept (for JSONL: renamed to a backup file whose path is returned) and the new content is written
+   * atomically (temp file + rename).
+   */
+  rewrite(
+    header: Record<string, unknown>,
+    entries: readonly Record<string, unknown>[],
+  ): { backupPath?: string };
+  /**
+   * Makes every appended entry durable now (fsync for the JSONL backend), whatever the durability
+   * mode. Optional: backends without a notion of durability may omit it.
+   */
+  sync?(): void;
+  /** Flushes pending writes and releases locks. Idempotent. */
+  close(): void;
+}
