@@ -42,6 +42,13 @@ export {
 } from "./settings/compaction-settings";
 export { CompactionSettingsError } from "./settings/compaction-settings-error";
 export { calculateContextTokens } from "./tokens/calculate-context-tokens";
+export type {
+  CalibratedEstimator,
+  CalibratedEstimatorOptions,
+  CalibrationSample,
+  CalibrationState,
+} from "./tokens/create-calibrated-estimator";
+export { calibrationKey, createCalibratedEstimator } from "./tokens/create-calibrated-estimator";
 export type { ContextTokenEstimate, EstimateOptions } from "./tokens/estimate-context-tokens";
 export { estimateContextTokens } from "./tokens/estimate-context-tokens";
 export { estimateProjectedContextTokens } from "./tokens/estimate-projected-context-tokens";

@@ -70,18 +70,29 @@ function describeCall(name: string, args: Record<string, unknown>, mapping: File
   return { name, target, kind: rule?.kind, paths };
 }
 
-const ERROR_LINE = /error|fail|exception|cannot|can't|not found|expected|denied|invalid|refused|timed? ?out/i;
+const STRONG_ERROR = /\berror\b|exception|panic|traceback|fatal/i;
+const WEAK_ERROR = /fail|cannot|can't|not found|expected|denied|invalid|refused|timed? ?out/i;
 
-/** The most telling line of a failure's output: the first line that names an error, else the first line. */
+/** The most telling line of a failure's output: an error line, else a failure line, else the first line. */
 function errorLine(output: string): string {
-  for (const line of output.split("\n")) if (ERROR_LINE.test(line)) return line.trim();
+  const lines = output.split("\n");
+  for (const pattern of [STRONG_ERROR, WEAK_ERROR]) {
+    const line = lines.find((candidate) => pattern.test(candidate));
+    if (line !== undefined) return line.trim();
+  }
   return firstLine(output);
 }
 
-function recordResult(digest: SessionDigest, call: PendingCall, ok: boolean, output: string): void {
+function recordResult(
+  digest: SessionDigest,
+  call: PendingCall,
+  ok: boolean,
+  output: string,
+  prefix = "",
+): void {
   const key = `${call.name}\u0000${call.target}`;
   if (!ok) {
-    const detail = clip(errorLine(output) || "failed without output", 300);
+    const detail = clip(prefix + (errorLine(output) || "failed without output"), 300);
     digest.errors.push({
       key,
       text: `\`${call.name}\` ${call.target ? `\`${call.target}\` ` : ""}failed: ${detail}`,
@@ -135,8 +146,8 @@ function digestAssistant(
     if (DECISION_PATTERN.test(sentence)) pushUnique(digest.decisions, clip(squash(sentence), 240));
   }
   if (!hasCalls && message.stopReason === "stop" && digest.openRequest !== undefined) {
-    const answer = clip(squash(sentences(text)[0] ?? text), 200);
-    pushUnique(digest.outcomes, `${clip(digest.openRequest, 120)} → ${answer}`);
+    const answer = clip(squash(sentences(text).slice(0, 2).join(" ") || text), 240);
+    pushUnique(digest.outcomes, answer);
     digest.openRequest = undefined;
   }
 }
@@ -186,10 +197,8 @@ export function digestMessages(
           kind: undefined,
           paths: [],
         };
-        const output = message.cancelled
-          ? "cancelled"
-          : `exit code ${message.exitCode}: ${firstLine(message.output)}`;
-        recordResult(digest, call, ok, output);
+        const prefix = message.cancelled ? "cancelled; " : `exit code ${message.exitCode}; `;
+        recordResult(digest, call, ok, message.output, prefix);
         break;
       }
       case "custom":

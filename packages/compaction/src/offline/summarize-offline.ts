@@ -44,7 +44,8 @@ function formatList(paths: readonly string[], max = 8): string {
 function activityItems(digest: SessionDigest): string[] {
   const items: string[] = [];
   if (digest.modified.length > 0) items.push(`Modified ${formatList(digest.modified)}`);
-  if (digest.read.length > 0) items.push(`Read ${formatList(digest.read)}`);
+  const readOnly = digest.read.filter((path) => !digest.modified.includes(path));
+  if (readOnly.length > 0) items.push(`Read ${formatList(readOnly)}`);
   for (const command of digest.commands) items.push(`Ran \`${command}\` successfully`);
   for (const [name, count] of digest.otherTools)
     items.push(`Used \`${name}\`${count > 1 ? ` ${count} times` : ""}`);

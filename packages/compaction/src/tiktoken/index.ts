@@ -1,2 +1,7 @@
-/** Marker for the tiktoken subpath of @arbor/compaction. */
-export const SUBPATH = "tiktoken";
+export type {
+  TiktokenCounter,
+  TiktokenCounterOptions,
+  TiktokenCounterStats,
+  TiktokenEncodingName,
+} from "./create-tiktoken-counter";
+export { createTiktokenCounter } from "./create-tiktoken-counter";
