@@ -1,23 +1,35 @@
 import { ArborError } from "@arbor/providers";
 
-/** Stable codes of {@link CliError}. */
+/**
+ * Stable codes of {@link CliError}:
+ * - `CLI_USAGE`: bad flags or arguments (exit code 2);
+ * - `CLI_FILE_NOT_FOUND`: a session file given on the command line does not exist;
+ * - `CLI_SESSION_CORRUPT`: a session file has corrupt lines (the message names the first line);
+ * - `CLI_MISSING_API_KEY`: the provider's key variable is not set (the message names it);
+ * - `CLI_UNKNOWN_MODEL`: no built-in or declared model has that id;
+ * - `CLI_MODELS_FILE_INVALID`: a models file is not valid (the message names the file and the key);
+ * - `CLI_NO_SESSION`: `--continue` or `--resume` found no session for this folder;
+ * - `CLI_RUN_FAILED`: print mode ended with a provider error or was aborted.
+ */
 export type CliErrorCode =
   | "CLI_USAGE"
   | "CLI_FILE_NOT_FOUND"
+  | "CLI_SESSION_CORRUPT"
   | "CLI_MISSING_API_KEY"
   | "CLI_UNKNOWN_MODEL"
-  | "CLI_MODELS_FILE_INVALID";
+  | "CLI_MODELS_FILE_INVALID"
+  | "CLI_NO_SESSION"
+  | "CLI_RUN_FAILED";
 
 /** A user error detected by the CLI itself (bad flags, missing file, missing key). */
 export class CliError extends ArborError {
-  override readonly code: CliErrorCode;
+  declare readonly code: CliErrorCode;
   /** Process exit code to use: 2 for usage errors, 1 otherwise. */
   readonly exitCode: number;
 
   constructor(code: CliErrorCode, message: string, exitCode = code === "CLI_USAGE" ? 2 : 1) {
     super(code, message);
     this.name = "CliError";
-    this.code = code;
     this.exitCode = exitCode;
   }
 }

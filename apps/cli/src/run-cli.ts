@@ -1,32 +1,51 @@
-/** Streams the CLI writes to; injectable so tests can capture output. */
-export interface CliIo {
-  stdout: { write(chunk: string): unknown };
-  stderr: { write(chunk: string): unknown };
-}
+import type { CliIo } from "./cli-io";
+import { HELP_TEXT } from "./help-text";
+import { parseCliArgs } from "./parse-cli-args";
+import { reportError } from "./report-error";
 
-const HELP = `arbor: long-running agent sessions as append-only trees
+export type { CliIo } from "./cli-io";
 
-Usage:
-  arbor --help                 show this help
-  arbor --version              print the version
-
-More commands arrive with the CLI issue (inspect, tree, compact, the agent).
-`;
+/** The CLI's version (printed by `--version`). */
+export const CLI_VERSION = "0.1.0";
 
 /**
- * Runs the CLI with the given arguments and returns the process exit code.
- * Never throws for user errors: they are printed as one line on stderr.
+ * Runs the CLI with the given arguments and returns the process exit code. Never throws: errors are
+ * printed by {@link reportError} as one line on stderr. Commands are loaded on demand so that the
+ * offline commands never load a provider SDK.
  */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
-  const [first] = args;
-  if (first === undefined || first === "--help" || first === "-h") {
-    io.stdout.write(HELP);
-    return 0;
+  try {
+    const command = parseCliArgs(args);
+    switch (command.kind) {
+      case "help":
+        io.stdout.write(HELP_TEXT);
+        return 0;
+      case "version":
+        io.stdout.write(`${CLI_VERSION}\n`);
+        return 0;
+      case "inspect": {
+        const { runInspectCommand } = await import("./commands/inspect-command");
+        return await runInspectCommand(command, io);
+      }
+      case "tree": {
+        const { runTreeCommand } = await import("./commands/tree-command");
+        return await runTreeCommand(command, io);
+      }
+      case "compact": {
+        const { runCompactCommand } = await import("./commands/compact-command");
+        const { selectSummarizer } = await import("./commands/select-summarizer");
+        return await runCompactCommand(command, io, selectSummarizer);
+      }
+      case "print": {
+        const { runPrintCommand } = await import("./commands/print-command");
+        return await runPrintCommand(command, io);
+      }
+      case "interactive": {
+        const { runInteractiveCommand } = await import("./commands/interactive-command");
+        return await runInteractiveCommand(command, io);
+      }
+    }
+  } catch (error) {
+    return reportError(error, io);
   }
-  if (first === "--version" || first === "-v") {
-    io.stdout.write("0.1.0\n");
-    return 0;
-  }
-  io.stderr.write(`arbor: unknown command "${first}" (try arbor --help)\n`);
-  return 2;
 }

@@ -1,0 +1,9 @@
+/** Streams the CLI writes to and the environment it reads; injectable so tests can capture output. */
+export interface CliIo {
+  stdout: { write(chunk: string): unknown };
+  stderr: { write(chunk: string): unknown };
+  /** Environment variables (API keys, ARBOR_HOME). Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Working folder. Default `process.cwd()`. */
+  cwd?: string;
+}

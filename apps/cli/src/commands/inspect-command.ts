@@ -1,0 +1,69 @@
+import { resolveArborHome } from "@arbor/runtime";
+import { CliError } from "../cli-error";
+import type { CliIo } from "../cli-io";
+import { buildInspectReport } from "../inspect/build-inspect-report";
+import { formatInspectReport } from "../inspect/format-inspect-report";
+import type { CliCommand } from "../parse-cli-args";
+import { openSessionFile } from "../sessions/open-session-file";
+import { resolveKeepRecentTokens } from "./resolve-keep-recent-tokens";
+
+/**
+ * `arbor inspect <session.jsonl>`: the tree position, the projected context with token estimates and
+ * the next compaction's cut; one JSON object with `--json`. Opens the file read-only (no lock, no
+ * change). Returns the exit code; throws user errors for `reportError`.
+ */
+export async function runInspectCommand(
+  command: Extract<CliCommand, { kind: "inspect" }>,
+  io: CliIo,
+): Promise<number> {
+  const env = io.env ?? process.env;
+  const { store, rawHeader } = openSessionFile(command.file, { readOnly: true });
+  try {
+    const leafId = command.leafId ?? store.leafId;
+    if (command.leafId !== undefined && store.getEntry(command.leafId) === undefined) {
+      throw new CliError("CLI_USAGE", `--leaf ${command.leafId}: no entry with this id in ${command.file}`);
+    }
+    const branch = leafId === null ? [] : store.getBranch(leafId);
+    const projection = store.getProjection(leafId);
+    const keep = resolveKeepRecentTokens(command.keepRecentTokens, {
+      cwd: io.cwd ?? process.cwd(),
+      arborHome: resolveArborHome(env),
+      model: projection.model,
+    });
+    const report = buildInspectReport({
+      sessionId: store.sessionId,
+      version: typeof rawHeader.version === "number" ? rawHeader.version : null,
+      leafId,
+      branch,
+      projection,
+      keepRecentTokens: keep.value,
+      full: command.full,
+    });
+    if (command.json) {
+      io.stdout.write(`${JSON.stringify(report)}\n`);
+      return 0;
+    }
+    const labels = [...store.getLabels()].map(([targetId, resolved]) => ({
+      targetId,
+      label: resolved.label,
+    }));
+    io.stdout.write(
+      formatInspectReport(report, {
+        file: command.file,
+        name: store.getSessionName(),
+        entryCount: store.getEntryCount(),
+        leafSource: command.leafId === undefined ? "file" : "flag",
+        model: projection.model ? `${projection.model.provider}/${projection.model.modelId}` : undefined,
+        thinkingLevel: projection.thinkingLevel,
+        labels,
+        keepRecentTokens: keep.value,
+        keepRecentTokensSource: keep.source,
+        messages: projection.messages,
+        width: (io.stdout as { columns?: number }).columns || 100,
+      }),
+    );
+    return 0;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,28 @@
+import type { CliIo } from "../cli-io";
+import { formatInteger } from "../format/format-number";
+import type { CliCommand } from "../parse-cli-args";
+import { openSessionFile } from "../sessions/open-session-file";
+import { formatSessionTree } from "../tree/format-session-tree";
+
+/** `arbor tree <session.jsonl>`: the whole tree as text. Read-only. Returns the exit code. */
+export async function runTreeCommand(
+  command: Extract<CliCommand, { kind: "tree" }>,
+  io: CliIo,
+): Promise<number> {
+  const { store } = openSessionFile(command.file, { readOnly: true });
+  try {
+    const name = store.getSessionName();
+    const header = [
+      `Session ${store.sessionId}`,
+      name ? `"${name}"` : undefined,
+      `${formatInteger(store.getEntryCount())} entries`,
+      `leaf ${store.leafId ?? "(none)"}`,
+    ].filter(Boolean);
+    const width = (io.stdout as { columns?: number }).columns || 120;
+    const tree = formatSessionTree(store.getTree(), { leafId: store.leafId, width });
+    io.stdout.write(`${header.join(" · ")}\n\n${tree}\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,79 @@
+import type { AgentMessage } from "@arbor/agent-loop";
+
+/** Collapses whitespace and cuts `text` to `width` characters with an ellipsis. */
+export function clip(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((block: { type?: string; text?: string }) =>
+      block?.type === "text" ? (block.text ?? "") : block?.type === "image" ? "[image]" : "",
+    )
+    .join(" ");
+}
+
+/** `name(arg=value, …)` for a tool call, with the most telling argument first. */
+export function describeToolCall(name: string, args: Record<string, unknown>, width = 60): string {
+  const main = args.path ?? args.command ?? args.pattern ?? args.query;
+  const shown = typeof main === "string" ? main : Object.keys(args).length > 0 ? JSON.stringify(args) : "";
+  return `${name}(${clip(shown, Math.max(8, width - name.length - 2))})`;
+}
+
+/**
+ * A one-line description of a message for listings (`inspect`, `tree`, the interactive UI): the
+ * role's text, tool calls as `→ name(arg)`, tool results as `✓`/`✗ name: first line`.
+ */
+export function previewMessage(message: AgentMessage, width = 80): string {
+  const record = message as AgentMessage & Record<string, unknown>;
+  switch (message.role) {
+    case "user":
+      return clip(contentText(message.content), width);
+    case "assistant": {
+      const text = clip(
+        message.content
+          .filter((block) => block.type === "text")
+          .map((block) => block.text)
+          .join(" "),
+        width,
+      );
+      const calls = message.content
+        .filter((block) => block.type === "toolCall")
+        .map((block) => `→ ${describeToolCall(block.name, block.arguments, 40)}`);
+      const thinking = message.content.some((block) => block.type === "thinking") ? "(thinking) " : "";
+      const error = message.stopReason === "error" ? `[error: ${message.errorMessage ?? "unknown"}] ` : "";
+      const aborted = message.stopReason === "aborted" ? "[aborted] " : "";
+      return clip(`${error}${aborted}${thinking}${[text, ...calls].filter(Boolean).join(" ")}`, width);
+    }
+    case "toolResult":
+      return clip(
+        `${message.isError ? "✗" : "✓"} ${message.toolName}: ${contentText(message.content)}`,
+        width,
+      );
+    case "system": {
+      const sections = Object.keys(message.sections ?? {});
+      const added = message.toolsAdded?.length ?? 0;
+      const removed = message.toolsRemoved?.length ?? 0;
+      const parts = [
+        contentText(message.content) ? clip(contentText(message.content), 30) : "",
+        sections.length > 0 ? `sections: ${sections.join(", ")}` : "",
+        added > 0 ? `+${added} tool${added === 1 ? "" : "s"}` : "",
+        removed > 0 ? `-${removed} tool${removed === 1 ? "" : "s"}` : "",
+      ];
+      return clip(parts.filter(Boolean).join("; ") || "(empty system message)", width);
+    }
+    case "bashExecution":
+      return clip(`$ ${message.command} (exit ${message.exitCode ?? "?"})`, width);
+    case "custom":
+      return clip(`[${message.customType}] ${contentText(message.content)}`, width);
+    case "branchSummary":
+      return clip(`branch summary: ${message.summary}`, width);
+    case "compactionSummary":
+      return clip(`compaction summary: ${message.summary}`, width);
+    default:
+      return clip(`(${String(record.role)})`, width);
+  }
+}

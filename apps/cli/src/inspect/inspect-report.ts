@@ -1,0 +1,54 @@
+/**
+ * The `arbor inspect --json` document: a stable machine interface (documented in the CLI README).
+ * Every field is always present except `message`, which only `--full` adds.
+ */
+export interface InspectReport {
+  /** The header's session id. */
+  sessionId: string;
+  /** The header's `version` exactly as written in the file (`null` when absent, meaning version 1). */
+  version: number | null;
+  /** The leaf inspected (`null` for an empty session). */
+  leafId: string | null;
+  /** Entry ids from the root to the leaf. */
+  path: string[];
+  context: {
+    /** Usage-aware estimate of the context (pi's `estimateProjectedContextTokens`). */
+    estimatedTokens: number;
+    /** One element per projected message, in order. */
+    messages: InspectContextMessage[];
+  };
+  /** What the next compaction would do; `null` when there is nothing to compact. */
+  compaction: InspectCompaction | null;
+}
+
+/** One model-visible message of the projection. */
+export interface InspectContextMessage {
+  /** The entry that produced the message (a compaction yields two messages with the same id). */
+  entryId: string;
+  /** pi's role name: `system`, `user`, `assistant`, `toolResult`, `bashExecution`, `custom`, `branchSummary`, `compactionSummary`. */
+  role: string;
+  /** chars/4 estimate of this message alone. */
+  estimatedTokens: number;
+  /** With `--full` only; see the README for its shape per entry type. */
+  message?: unknown;
+}
+
+/** A message reference: the entry it comes from and its role. */
+export interface InspectMessageRef {
+  entryId: string;
+  role: string;
+}
+
+/** The next compaction's cut, as `prepareCompaction` computes it. */
+export interface InspectCompaction {
+  firstKeptEntryId: string;
+  isSplitTurn: boolean;
+  /** The entry starting the split turn, `null` when the turn is not split. */
+  turnStartEntryId: string | null;
+  messagesToSummarize: InspectMessageRef[];
+  turnPrefixMessages: InspectMessageRef[];
+  hasPreviousSummary: boolean;
+  tokensBefore: number;
+  readFiles: string[];
+  modifiedFiles: string[];
+}
