@@ -1,12 +1,18 @@
 /** Package version of @arbor/session-store. */
 export const VERSION = "0.1.0";
 
+export type { InMemorySessionStoreOptions } from "./create-in-memory-session-store";
+export { createInMemorySessionStore } from "./create-in-memory-session-store";
+export type { CreateSessionStoreOptions } from "./create-session-store";
+export { createSessionStore } from "./create-session-store";
 export type { SessionTreeNode } from "./internal/build-session-tree";
 export type { ResolvedLabel } from "./internal/label-index";
 export type { MigrateSessionEntriesResult } from "./migrations/migrate-session-entries";
 export { migrateSessionEntries, readSessionVersion } from "./migrations/migrate-session-entries";
 export { migrateV1ToV2 } from "./migrations/migrate-v1-to-v2";
 export { migrateV2ToV3 } from "./migrations/migrate-v2-to-v3";
+export type { FileSessionStoreOptions } from "./open-session-store";
+export { openSessionStore } from "./open-session-store";
 export { buildContextEntries, selectContextEntries } from "./projection/build-context-entries";
 export { buildSessionPath } from "./projection/build-session-path";
 export {
@@ -58,3 +64,24 @@ export type {
   SessionStoreErrorCode,
 } from "./session-store-error";
 export { SessionStoreError } from "./session-store-error";
+export { createJsonlStorage } from "./storage/create-jsonl-storage";
+export type { MemorySessionStorage, MemoryStorageOptions } from "./storage/create-memory-storage";
+export { createMemoryStorage } from "./storage/create-memory-storage";
+export type {
+  DurabilityMode,
+  JsonlSessionStorage,
+  JsonlStorageOptions,
+  JsonlStorageStats,
+} from "./storage/jsonl-storage-options";
+export type {
+  SessionStorage,
+  StorageLoadIssue,
+  StorageLoadResult,
+  StoredEntryRecord,
+} from "./storage/session-storage";
+export type {
+  SessionLockHolder,
+  SessionStorageErrorCode,
+  SessionStorageErrorFields,
+} from "./storage/session-storage-error";
+export { SessionStorageError } from "./storage/session-storage-error";
