@@ -1,0 +1,385 @@
+import { inspect } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { collectEvents } from "../../test/support/collect-events";
+import { ArborError } from "../errors/arbor-error";
+import type { Message, Tool } from "../message";
+import { getModel } from "../model/model-catalog";
+import { isContextOverflow } from "../overflow/is-context-overflow";
+import type { StreamOptions } from "../provider/provider";
+import { startWireServer, type TestLlmServer } from "../testing/test-llm-server";
+import {
+  contentReply,
+  overflowReply,
+  rateLimitReply,
+  serverErrorReply,
+  textReply,
+  toolCallReply,
+} from "../testing/wire-replies";
+import { createAnthropicProvider } from "./anthropic-provider";
+
+const KEY = "sk-ant-test-0123456789abcdef";
+const haiku = getModel("anthropic", "claude-haiku-4-5");
+const hello: Message[] = [{ role: "user", content: "Hello", timestamp: 1 }];
+const readTool: Tool = {
+  name: "read_file",
+  description: "Read a file",
+  parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+};
+const noRetry: StreamOptions = { retry: { maxRetries: 0 } };
+
+let server: TestLlmServer;
+beforeEach(async () => {
+  server = await startWireServer({ apiKey: KEY });
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function provider(overrides: Parameters<typeof createAnthropicProvider>[0] = {}) {
+  return createAnthropicProvider({ apiKey: KEY, baseUrl: server.anthropicBaseUrl, env: {}, ...overrides });
+}
+
+function lastBody(): Record<string, unknown> {
+  return server.requests[server.requests.length - 1]?.body as Record<string, unknown>;
+}
+
+describe("createAnthropicProvider: responses", () => {
+  it("streams text through the SDK and prices the usage", async () => {
+    server.enqueue(textReply("Hello from the wire server", { usage: { input: 1000, output: 200 } }));
+    const result = await collectEvents(provider().stream({ model: haiku, messages: hello }));
+    expect(result.types[1]).toBe("text-start");
+    expect(result.types.filter((type) => type === "text-delta").length).toBeGreaterThan(2);
+    expect(result.types.slice(-2)).toEqual(["text-end", "done"]);
+    expect(result.message.content).toEqual([{ type: "text", text: "Hello from the wire server" }]);
+    expect(result.message).toMatchObject({ stopReason: "stop", responseId: "msg_1", provider: "anthropic" });
+    expect(result.message.usage).toMatchObject({ input: 1000, output: 200, totalTokens: 1200 });
+    expect(result.message.usage.cost.total).toBeCloseTo((1000 * 1 + 200 * 5) / 1e6, 12);
+    expect(server.requests[0]?.path).toBe("/v1/messages");
+    expect(server.requests[0]?.headers.authorization).toBe("Bearer [redacted]");
+    expect(lastBody()).toMatchObject({ model: "claude-haiku-4-5", max_tokens: 64_000, stream: true });
+  });
+
+  it("streams a tool call whose JSON arguments arrive in pieces", async () => {
+    server.enqueue(
+      toolCallReply("read_file", { path: "src/index.ts", limit: 20 }, { text: "Reading.", chunkSize: 5 }),
+    );
+    const result = await collectEvents(
+      provider().stream({ model: haiku, messages: hello, tools: [readTool] }),
+    );
+    const deltas = result.events.filter((event) => event.type === "toolcall-delta");
+    expect(deltas.length).toBeGreaterThan(3);
+    const end = result.events.find((event) => event.type === "toolcall-end");
+    expect(end?.type === "toolcall-end" && end.toolCall.arguments).toEqual({
+      path: "src/index.ts",
+      limit: 20,
+    });
+    expect(result.message.stopReason).toBe("toolUse");
+    expect(result.message.content[1]).toMatchObject({
+      type: "toolCall",
+      id: "toolu_msg_1_1",
+      name: "read_file",
+    });
+  });
+
+  it("keeps thinking with its signature and redacted thinking", async () => {
+    server.enqueue(
+      contentReply([
+        { type: "thinking", thinking: "Let me think about it.", signature: "sig-abc" },
+        { type: "redacted-thinking", data: "opaque-payload" },
+        { type: "text", text: "Answer." },
+      ]),
+    );
+    const result = await collectEvents(
+      provider().stream({ model: haiku, messages: hello }, { reasoning: "low" }),
+    );
+    expect(result.message.content).toEqual([
+      { type: "thinking", thinking: "Let me think about it.", thinkingSignature: "sig-abc" },
+      { type: "thinking", thinking: "[redacted]", thinkingSignature: "opaque-payload", redacted: true },
+      { type: "text", text: "Answer." },
+    ]);
+    expect(result.types).toContain("thinking-delta");
+    expect(lastBody().thinking).toEqual({ type: "enabled", budget_tokens: 4096 });
+  });
+
+  it("reports cached tokens", async () => {
+    server.enqueue(textReply("ok", { usage: { input: 50, output: 10, cacheRead: 4000, cacheWrite: 300 } }));
+    const { message } = await collectEvents(provider().stream({ model: haiku, messages: hello }));
+    expect(message.usage).toMatchObject({
+      input: 50,
+      output: 10,
+      cacheRead: 4000,
+      cacheWrite: 300,
+      totalTokens: 4360,
+    });
+    expect(message.usage.cost.cacheRead).toBeCloseTo((4000 * 0.1) / 1e6, 12);
+    expect(message.usage.cost.cacheWrite).toBeCloseTo((300 * 1.25) / 1e6, 12);
+  });
+
+  it("maps a refusal to PROVIDER_CONTENT_REFUSED", async () => {
+    server.enqueue(textReply("I can't", { rawStopReason: "refusal" }));
+    const result = await collectEvents(provider().stream({ model: haiku, messages: hello }));
+    expect(result.error?.code).toBe("PROVIDER_CONTENT_REFUSED");
+    expect(result.message.content).toEqual([{ type: "text", text: "I can't" }]);
+  });
+});
+
+describe("createAnthropicProvider: request", () => {
+  const conversation: Message[] = [
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "What is in this picture?" },
+        { type: "image", data: "aGVsbG8=", mimeType: "image/png" },
+      ],
+      timestamp: 1,
+    },
+    {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "I should look.", thinkingSignature: "sig-1" },
+        { type: "toolCall", id: "toolu_1", name: "read_file", arguments: { path: "a.png" } },
+        { type: "toolCall", id: "toolu_2", name: "read_file", arguments: { path: "b.png" } },
+      ],
+      api: "anthropic-messages",
+      provider: "anthropic",
+      model: "claude-haiku-4-5",
+      usage: {
+        input: 1,
+        output: 1,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 2,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
+      stopReason: "toolUse",
+      timestamp: 2,
+    },
+    {
+      role: "toolResult",
+      toolCallId: "toolu_1",
+      toolName: "read_file",
+      content: [{ type: "text", text: "a picture of a cat" }],
+      isError: false,
+      timestamp: 3,
+    },
+  ];
+
+  it("converts images, signed thinking and grouped tool results, with a synthetic missing result", async () => {
+    server.enqueue(textReply("A cat."));
+    await collectEvents(
+      provider().stream({
+        model: haiku,
+        systemPrompt: "Be brief.",
+        messages: conversation,
+        tools: [readTool],
+      }),
+    );
+    const body = lastBody() as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
+    expect(body.messages[0]?.content[1]).toMatchObject({
+      type: "image",
+      source: { type: "base64", media_type: "image/png", data: "aGVsbG8=" },
+    });
+    expect(body.messages[1]?.content[0]).toEqual({
+      type: "thinking",
+      thinking: "I should look.",
+      signature: "sig-1",
+    });
+    expect(body.messages[2]?.role).toBe("user");
+    expect(body.messages[2]?.content.map((block) => [block.type, block.tool_use_id, block.is_error])).toEqual(
+      [
+        ["tool_result", "toolu_1", false],
+        ["tool_result", "toolu_2", true],
+      ],
+    );
+  });
+
+  it("places cache breakpoints on the system prompt, the last tool and the last block", async () => {
+    server.enqueue(textReply("ok"));
+    await collectEvents(
+      provider().stream({
+        model: haiku,
+        systemPrompt: "Be brief.",
+        messages: conversation,
+        tools: [readTool],
+      }),
+    );
+    const body = lastBody() as Record<string, Array<Record<string, unknown>>>;
+    expect(body.system?.[0]?.cache_control).toEqual({ type: "ephemeral" });
+    expect(body.tools?.[0]?.cache_control).toEqual({ type: "ephemeral" });
+    const messages = body.messages as Array<{ content: Array<Record<string, unknown>> }>;
+    const lastContent = messages[messages.length - 1]?.content ?? [];
+    expect(lastContent[lastContent.length - 1]?.cache_control).toEqual({ type: "ephemeral" });
+    expect(JSON.stringify(body).match(/cache_control/g)).toHaveLength(3);
+  });
+
+  it("writes no cache for retention none and a 1h cache for long", async () => {
+    server.enqueue(textReply("ok"), textReply("ok"));
+    const request = { model: haiku, systemPrompt: "Summarize.", messages: conversation, tools: [readTool] };
+    await collectEvents(provider().stream(request, { cacheRetention: "none" }));
+    expect(JSON.stringify(server.requests[0]?.body)).not.toContain("cache_control");
+    await collectEvents(provider().stream(request, { cacheRetention: "long" }));
+    expect(JSON.stringify(server.requests[1]?.body).match(/"ttl":"1h"/g)).toHaveLength(3);
+  });
+
+  it("uses adaptive thinking with an effort for Claude 4.6 and drops temperature while thinking", async () => {
+    server.enqueue(textReply("ok"), textReply("ok"));
+    const opus = getModel("anthropic", "claude-opus-4-6");
+    await collectEvents(
+      provider().stream({ model: opus, messages: hello }, { reasoning: "medium", temperature: 0.5 }),
+    );
+    expect(lastBody()).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "medium" } });
+    expect(lastBody().temperature).toBeUndefined();
+    await collectEvents(
+      provider().stream({ model: haiku, messages: hello }, { temperature: 0.5, maxTokens: 100 }),
+    );
+    expect(lastBody()).toMatchObject({ temperature: 0.5, max_tokens: 100 });
+    expect(lastBody().thinking).toBeUndefined();
+  });
+
+  it("reads the key and base URL from the environment", async () => {
+    server.enqueue(textReply("from env"));
+    const fromEnv = createAnthropicProvider({
+      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.anthropicBaseUrl },
+    });
+    const { message } = await collectEvents(fromEnv.stream({ model: haiku, messages: hello }));
+    expect(message.content).toEqual([{ type: "text", text: "from env" }]);
+    expect(server.requests[0]?.authorized).toBe(true);
+  });
+
+  it("throws before any request for a model of another API", () => {
+    const gpt = getModel("openai", "gpt-4.1");
+    expect(() => provider().stream({ model: gpt, messages: hello })).toThrow(ArborError);
+    expect(() => provider().stream({ model: gpt, messages: hello })).toThrow(
+      /PROVIDER_UNSUPPORTED_API|api "openai-responses"/,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("createAnthropicProvider: faults", () => {
+  it("honours retry-after on a 429 and then succeeds", async () => {
+    server.enqueue(rateLimitReply({ retryAfterSeconds: 0.05 }), textReply("after the wait"));
+    const result = await collectEvents(provider().stream({ model: haiku, messages: hello }));
+    const retry = result.events.find((event) => event.type === "retry");
+    expect(retry?.type === "retry" && [retry.attempt, retry.delayMs, retry.error.code]).toEqual([
+      1,
+      50,
+      "PROVIDER_RATE_LIMITED",
+    ]);
+    expect(result.message.content).toEqual([{ type: "text", text: "after the wait" }]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("gives up at once when retry-after exceeds maxDelayMs, reporting the wait", async () => {
+    server.enqueue(rateLimitReply({ retryAfterSeconds: 120 }));
+    const result = await collectEvents(
+      provider().stream({ model: haiku, messages: hello }, { retry: { maxDelayMs: 1000 } }),
+    );
+    expect(result.error).toMatchObject({ code: "PROVIDER_RATE_LIMITED", retryAfterMs: 120_000, status: 429 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries server errors with backoff up to maxRetries", async () => {
+    server.enqueue(serverErrorReply(500), serverErrorReply(529), serverErrorReply(503));
+    const result = await collectEvents(
+      provider().stream(
+        { model: haiku, messages: hello },
+        { retry: { maxRetries: 2, baseDelayMs: 1, jitter: 0 } },
+      ),
+    );
+    expect(
+      result.events
+        .filter((event) => event.type === "retry")
+        .map((event) => event.type === "retry" && event.delayMs),
+    ).toEqual([1, 2]);
+    expect(result.error).toMatchObject({ code: "PROVIDER_SERVER_ERROR", status: 503 });
+    expect(result.message.stopReason).toBe("error");
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it.each(["native", "anthropic-413"] as const)(
+    "classifies the %s overflow error and does not retry",
+    async (flavor) => {
+      server.enqueue(overflowReply(flavor));
+      const result = await collectEvents(provider().stream({ model: haiku, messages: hello }));
+      expect(result.error?.code).toBe("PROVIDER_CONTEXT_OVERFLOW");
+      expect(isContextOverflow(result.message)).toBe(true);
+      expect(server.requests).toHaveLength(1);
+    },
+  );
+
+  it("reports a rejected key as PROVIDER_AUTH_FAILED without the key anywhere", async () => {
+    const wrongKey = "sk-ant-wrong-9876543210";
+    const result = await collectEvents(
+      provider({ apiKey: wrongKey }).stream({ model: haiku, messages: hello }),
+    );
+    expect(result.error?.code).toBe("PROVIDER_AUTH_FAILED");
+    const everything = [
+      inspect(result.error, { depth: 8 }),
+      JSON.stringify(result.events),
+      JSON.stringify(server.requests),
+    ];
+    for (const text of everything) expect(text).not.toContain(wrongKey);
+  });
+
+  it("ends with PROVIDER_MISSING_API_KEY naming the variable, without a request", async () => {
+    const keyless = createAnthropicProvider({ baseUrl: server.anthropicBaseUrl, env: {} });
+    const result = await collectEvents(keyless.stream({ model: haiku, messages: hello }));
+    expect(result.error).toMatchObject({ code: "PROVIDER_MISSING_API_KEY", envVar: "ANTHROPIC_API_KEY" });
+    expect(result.message.errorMessage).toContain("ANTHROPIC_API_KEY");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("keeps the partial content when the stream is cut mid-way", async () => {
+    server.enqueue(textReply("This answer will be cut off", { chunkSize: 4, cutAfterEvents: 5 }));
+    const result = await collectEvents(provider().stream({ model: haiku, messages: hello }, noRetry));
+    expect(result.error?.code).toBe("PROVIDER_STREAM_INTERRUPTED");
+    expect(result.message.stopReason).toBe("error");
+    expect(result.message.content).toEqual([{ type: "text", text: "This ans" }]);
+  });
+
+  it("retries a stream cut before any content", async () => {
+    server.enqueue(textReply("lost", { cutAfterEvents: 1 }), textReply("second try"));
+    const result = await collectEvents(
+      provider().stream({ model: haiku, messages: hello }, { retry: { baseDelayMs: 1 } }),
+    );
+    expect(result.types).toContain("retry");
+    expect(result.message.content).toEqual([{ type: "text", text: "second try" }]);
+  });
+
+  it("aborts mid-stream, keeping the partial content with stop reason aborted", async () => {
+    server.enqueue(textReply("A slow answer that never finishes", { chunkSize: 4, eventDelayMs: 15 }));
+    const controller = new AbortController();
+    const events = [];
+    for await (const event of provider().stream(
+      { model: haiku, messages: hello },
+      { signal: controller.signal },
+    )) {
+      events.push(event);
+      if (event.type === "text-delta" && event.partial.content.length > 0) controller.abort();
+    }
+    const last = events[events.length - 1];
+    expect(last?.type).toBe("error");
+    if (last?.type !== "error") return;
+    expect(last.error.code).toBe("PROVIDER_ABORTED");
+    expect(last.message.stopReason).toBe("aborted");
+    expect(last.message.content).toEqual([{ type: "text", text: "A sl" }]);
+  });
+
+  it("aborts during the wait before a retry", async () => {
+    server.enqueue(rateLimitReply({ retryAfterSeconds: 5 }));
+    const controller = new AbortController();
+    const stream = provider().stream(
+      { model: haiku, messages: hello },
+      { signal: controller.signal, retry: { maxDelayMs: 10_000 } },
+    );
+    const types: string[] = [];
+    for await (const event of stream) {
+      types.push(event.type);
+      if (event.type === "retry") controller.abort();
+      if (event.type === "error") expect(event.message.stopReason).toBe("aborted");
+    }
+    expect(types).toEqual(["start", "retry", "error"]);
+    expect(server.requests).toHaveLength(1);
+  });
+});
