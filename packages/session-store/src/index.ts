@@ -51,12 +51,6 @@ export type {
 } from "./session-entry";
 export { CURRENT_SESSION_VERSION, isUnknownEntry, SESSION_ENTRY_TYPES } from "./session-entry";
 export type { SessionIssue } from "./session-issue";
-export type {
-  AppendCompactionInput,
-  BranchSummaryInput,
-  CustomMessageInput,
-  UsageInput,
-} from "./session-store";
 export { SessionStore } from "./session-store";
 export type {
   ContextEditRejection,
@@ -64,6 +58,12 @@ export type {
   SessionStoreErrorCode,
 } from "./session-store-error";
 export { SessionStoreError } from "./session-store-error";
+export type {
+  AppendCompactionInput,
+  BranchSummaryInput,
+  CustomMessageInput,
+  UsageInput,
+} from "./session-store-inputs";
 export { createJsonlStorage } from "./storage/create-jsonl-storage";
 export type { MemorySessionStorage, MemoryStorageOptions } from "./storage/create-memory-storage";
 export { createMemoryStorage } from "./storage/create-memory-storage";

@@ -1,0 +1,227 @@
+import type { SessionTreeNode } from "./internal/build-session-tree";
+import { buildSessionTree } from "./internal/build-session-tree";
+import { createSessionHeader } from "./internal/create-session-header";
+import type { EntryProblem, EntryTable } from "./internal/entry-table";
+import { LabelIndex, type ResolvedLabel } from "./internal/label-index";
+import { walkToRoot } from "./internal/lazy-path";
+import { loadSession } from "./internal/load-session";
+import { ProjectionCache } from "./internal/projection-cache";
+import { SessionWriter } from "./internal/session-writer";
+import type { SessionProjection } from "./projection/session-projection";
+import type { SessionEntry, SessionHeader, SessionInfoEntry } from "./session-entry";
+import type { SessionIssue } from "./session-issue";
+import { SessionStoreError } from "./session-store-error";
+import type { SessionStoreOptions } from "./session-store-options";
+import type { SessionStorage } from "./storage/session-storage";
+
+/**
+ * The read side of a {@link SessionStore}: loading, the tree, labels, the session name, the leaf and
+ * the projection. Reads are lazy: opening reads light records only; full entries are read when a
+ * method needs them. Methods returning entries return the stored objects: do not mutate them.
+ */
+export class SessionView {
+  protected readonly table: EntryTable;
+  protected readonly labels: LabelIndex;
+  protected readonly projection: ProjectionCache;
+  protected readonly writer: SessionWriter;
+  protected readonly problems: SessionIssue[] = [];
+  protected leaf: number;
+  protected sessionName: { value: string | undefined } | undefined;
+
+  /**
+   * Loads the session held by `storage` (calls `storage.load()`). Prefer the factories
+   * (`openSessionStore`, `createSessionStore`, `createInMemorySessionStore`).
+   *
+   * `initialHeader` is the header of a new session (default: made from `options`); ignored when the
+   * backend already holds a session.
+   *
+   * @throws SessionStoreError `SESSION_HEADER_INVALID`, `SESSION_ID_INVALID`; backend errors as thrown.
+   */
+  constructor(
+    readonly storage: SessionStorage,
+    readonly options: SessionStoreOptions = {},
+    initialHeader?: SessionHeader,
+  ) {
+    const loaded = loadSession(storage, (problem) => this.reportEntryProblem(problem));
+    this.table = loaded.table;
+    for (const issue of loaded.storageIssues) this.report({ ...issue, sessionFile: storage.path });
+    const header = loaded.header ?? initialHeader ?? createSessionHeader(options);
+    this.writer = new SessionWriter(storage, header, this.table, {
+      headerWritten: loaded.header !== undefined,
+      needsRewrite: loaded.migratedFrom !== undefined,
+      defer: options.deferFileUntilConversation ?? false,
+    });
+    this.labels = new LabelIndex(this.table);
+    this.projection = new ProjectionCache(this.table);
+    this.leaf = this.table.lastVisible();
+    if (options.validate === "full")
+      for (let index = 0; index < this.table.size; index++) this.table.entry(index);
+  }
+
+  /** Session file path; `undefined` for in-memory sessions. */
+  get path(): string | undefined {
+    return this.storage.path;
+  }
+
+  /** The header (written with the first entry for a new session). Do not mutate. */
+  get header(): SessionHeader {
+    return this.writer.header;
+  }
+
+  /** The session id (the header's `id`). */
+  get sessionId(): string {
+    return this.writer.header.id;
+  }
+
+  /** Corrupt lines and invalid entries found so far (entries are checked when first read). */
+  get issues(): readonly SessionIssue[] {
+    return this.problems;
+  }
+
+  /** True when the file was an older version, migrated in memory and not yet rewritten. */
+  get isMigrationPending(): boolean {
+    return this.writer.needsRewrite;
+  }
+
+  /** The current leaf's id; `null` when the leaf is empty (new session or after `resetLeaf`). */
+  get leafId(): string | null {
+    return this.leaf < 0 ? null : (this.table.record(this.leaf).id ?? null);
+  }
+
+  /** Number of entries (header excluded). */
+  getEntryCount(): number {
+    return this.table.size;
+  }
+
+  /** The current leaf entry, or `undefined` for an empty leaf. */
+  getLeafEntry(): SessionEntry | undefined {
+    return this.leaf < 0 ? undefined : this.table.entry(this.leaf);
+  }
+
+  /** The entry with this id (the last in file order if the id is duplicated), or `undefined`. */
+  getEntry(id: string): SessionEntry | undefined {
+    const index = this.table.indexOf(id);
+    return index === undefined ? undefined : this.table.entry(index);
+  }
+
+  /** Every entry in file order. Reads the whole session. */
+  getEntries(): SessionEntry[] {
+    const entries: SessionEntry[] = [];
+    for (let index = 0; index < this.table.size; index++) {
+      if (!this.table.isHidden(index)) entries.push(this.table.entry(index));
+    }
+    return entries;
+  }
+
+  /** Direct children of `parentId` (`null` for roots), in file order. Scans records, reads only the children. */
+  getChildren(parentId: string | null): SessionEntry[] {
+    const children: SessionEntry[] = [];
+    for (let index = 0; index < this.table.size; index++) {
+      const record = this.table.record(index);
+      if (record.parentId === parentId && record.type !== "session") children.push(this.table.entry(index));
+    }
+    return children;
+  }
+
+  /** The path from the root to `fromId` (default: the leaf), root first; `[]` for an unknown id or empty leaf. */
+  getBranch(fromId?: string): SessionEntry[] {
+    const start = fromId === undefined ? this.leaf : (this.table.indexOf(fromId) ?? -1);
+    return walkToRoot(this.table, start)
+      .reverse()
+      .map((index) => this.table.entry(index));
+  }
+
+  /** The whole session as a forest (see `SessionTreeNode`). Reads every entry. */
+  getTree(): SessionTreeNode[] {
+    return buildSessionTree(this.getEntries(), this.labels.all());
+  }
+
+  /** The label of an entry (labels are session-wide: the latest label entry in file order wins). */
+  getLabel(id: string): string | undefined {
+    return this.labels.all().get(id)?.label;
+  }
+
+  /** Every label by target id, with the timestamp of the label entry that set it. */
+  getLabels(): ReadonlyMap<string, Readonly<ResolvedLabel>> {
+    return this.labels.all();
+  }
+
+  /** The session name: the latest `session_info` in file order, trimmed; `undefined` when empty or unset. */
+  getSessionName(): string | undefined {
+    if (!this.sessionName) {
+      this.sessionName = { value: undefined };
+      for (let index = this.table.size - 1; index >= 0; index--) {
+        if (this.table.record(index).type !== "session_info") continue;
+        const entry = this.table.entry(index) as SessionInfoEntry;
+        this.sessionName.value = entry.name?.trim() || undefined;
+        break;
+      }
+    }
+    return this.sessionName.value;
+  }
+
+  /**
+   * The projection of the current leaf (or of `leafId`: `null` for an empty leaf). The current leaf's
+   * projection is cached and refreshed incrementally on append; the returned object is a snapshot
+   * that later appends do not change. Do not mutate it.
+   *
+   * @throws SessionStoreError `ENTRY_NOT_FOUND` for an unknown `leafId`.
+   */
+  getProjection(leafId?: string | null): SessionProjection {
+    if (leafId === undefined) return this.projection.get(this.leaf);
+    const index = leafId === null ? -1 : this.requireIndex(leafId);
+    if (index === this.leaf) return this.projection.get(this.leaf);
+    return new ProjectionCache(this.table, false).get(index);
+  }
+
+  /** Moves the leaf to an entry; the next append creates a child of it (a new branch). Writes nothing. */
+  branch(entryId: string): void {
+    this.leaf = this.requireIndex(entryId);
+  }
+
+  /** Empties the leaf: the next append creates a new root (`parentId: null`). Writes nothing. */
+  resetLeaf(): void {
+    this.leaf = -1;
+  }
+
+  /** Flushes and releases the backend (locks included). Idempotent; the store is unusable afterwards. */
+  close(): void {
+    if (this.writer.closed) return;
+    this.writer.closed = true;
+    this.storage.close();
+  }
+
+  protected requireIndex(entryId: string): number {
+    const index = this.table.indexOf(entryId);
+    if (index === undefined) {
+      throw new SessionStoreError("ENTRY_NOT_FOUND", `Entry ${entryId} not found`, {
+        sessionFile: this.path,
+        entryId,
+      });
+    }
+    return index;
+  }
+
+  protected assertOpen(): void {
+    if (this.writer.closed)
+      throw new SessionStoreError("SESSION_CLOSED", "The session store is closed", {
+        sessionFile: this.path,
+      });
+  }
+
+  protected reportEntryProblem(problem: EntryProblem): void {
+    const line = this.storage.lineOf?.(problem.index);
+    this.report({
+      code: "SESSION_ENTRY_INVALID",
+      message: `Invalid entry ${problem.entryId ?? `#${problem.index}`}: ${problem.problem}`,
+      sessionFile: this.storage.path,
+      ...(line !== undefined ? { line } : {}),
+      ...(problem.entryId !== undefined ? { entryId: problem.entryId } : {}),
+    });
+  }
+
+  protected report(issue: SessionIssue): void {
+    this.problems.push(issue);
+    this.options.onIssue?.(issue);
+  }
+}
