@@ -24,6 +24,11 @@ const CLOSE_BRACE = 0x7d;
 const interned = new Map<string, string>();
 const INTERN_LIMIT = 4096;
 
+/** Small cache of `type`/`role` values by their bytes, so a known value costs no new string. */
+const byBytes: { bytes: Uint8Array; value: string }[][] = [];
+const BYTES_CACHE_LIMIT = 64;
+let bytesCached = 0;
+
 function bytes(text: string): Uint8Array {
   return new TextEncoder().encode(text);
 }
@@ -56,13 +61,61 @@ function ascii(buf: Buffer, start: number, end: number): string {
   return buf.toString("latin1", start, end);
 }
 
+/** The string of the plain-ASCII bytes `buf[start, end)`, shared with earlier identical values. */
+function cachedAscii(buf: Buffer, start: number, end: number): string {
+  const length = end - start;
+  const bucket = byBytes[length];
+  if (bucket !== undefined) {
+    for (const candidate of bucket) {
+      const bytes = candidate.bytes;
+      let same = true;
+      for (let i = 0; i < length; i++) {
+        if (bytes[i] !== buf[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return candidate.value;
+    }
+  }
+  const value = intern(ascii(buf, start, end));
+  if (bytesCached < BYTES_CACHE_LIMIT) {
+    bytesCached++;
+    const entry = { bytes: Uint8Array.from(buf.subarray(start, end)), value };
+    if (bucket === undefined) byBytes[length] = [entry];
+    else bucket.push(entry);
+  }
+  return value;
+}
+
+/**
+ * The id of the previous fast-scanned line and where its bytes are, so that a `parentId` equal to it
+ * (the common case: a linear chain) reuses the same string instead of allocating another.
+ */
+export interface PreviousId {
+  buf: Buffer | undefined;
+  start: number;
+  end: number;
+  id: string | undefined;
+}
+
+function sameBytes(a: Buffer, aStart: number, b: Buffer, bStart: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (a[aStart + i] !== b[bStart + i]) return false;
+  return true;
+}
+
 /**
  * Extracts the record of an entry line with the fast path. `end` is exclusive and must already exclude
  * trailing whitespace. Returns `undefined` when the line does not match the fast pattern (the caller
  * then parses the line fully); a returned record always equals `recordFromEntry(JSON.parse(line))`
  * for lines that parse (duplicate top-level keys aside, which JSON.stringify never writes).
  */
-export function scanEntryRecord(buf: Buffer, start: number, end: number): StoredEntryRecord | undefined {
+export function scanEntryRecord(
+  buf: Buffer,
+  start: number,
+  end: number,
+  previous?: PreviousId,
+): StoredEntryRecord | undefined {
   if (end - start < 2 || buf[end - 1] !== CLOSE_BRACE) return undefined;
   if (!matchesAt(buf, start, TYPE_PREFIX, end)) return undefined;
   const typeStart = start + TYPE_PREFIX.length;
@@ -79,7 +132,14 @@ export function scanEntryRecord(buf: Buffer, start: number, end: number): Stored
   } else if (buf[pos] === QUOTE) {
     const parentEnd = plainStringEnd(buf, pos + 1, end);
     if (parentEnd < 0) return undefined;
-    parentId = ascii(buf, pos + 1, parentEnd);
+    const length = parentEnd - pos - 1;
+    parentId =
+      previous?.buf !== undefined &&
+      previous.id !== undefined &&
+      previous.end - previous.start === length &&
+      sameBytes(buf, pos + 1, previous.buf, previous.start, length)
+        ? previous.id
+        : ascii(buf, pos + 1, parentEnd);
     pos = parentEnd + 1;
   } else {
     return undefined;
@@ -87,7 +147,7 @@ export function scanEntryRecord(buf: Buffer, start: number, end: number): Stored
   // The value must be followed by another key or the end of the object, as JSON.stringify writes it.
   const after = buf[pos];
   if (after !== 0x2c && after !== CLOSE_BRACE) return undefined;
-  const type = intern(ascii(buf, typeStart, typeEnd));
+  const type = cachedAscii(buf, typeStart, typeEnd);
   let role: string | undefined;
   if (type === "message") {
     if (!matchesAt(buf, pos, TIMESTAMP_KEY, end)) return undefined;
@@ -96,9 +156,16 @@ export function scanEntryRecord(buf: Buffer, start: number, end: number): Stored
     const roleStart = tsEnd + ROLE_KEY.length;
     const roleEnd = plainStringEnd(buf, roleStart, end);
     if (roleEnd < 0) return undefined;
-    role = intern(ascii(buf, roleStart, roleEnd));
+    role = cachedAscii(buf, roleStart, roleEnd);
   }
-  return { id: ascii(buf, idStart, idEnd), parentId, type, role };
+  const id = ascii(buf, idStart, idEnd);
+  if (previous !== undefined) {
+    previous.buf = buf;
+    previous.start = idStart;
+    previous.end = idEnd;
+    previous.id = id;
+  }
+  return { id, parentId, type, role };
 }
 
 /**

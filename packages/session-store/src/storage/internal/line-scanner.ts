@@ -1,6 +1,6 @@
 import type { StorageLoadIssue, StoredEntryRecord } from "../session-storage";
 import { SessionStorageError } from "../session-storage-error";
-import { recordFromEntry, scanEntryRecord } from "./extract-entry-record";
+import { type PreviousId, recordFromEntry, scanEntryRecord } from "./extract-entry-record";
 import type { RecordTable } from "./record-table";
 
 const NEWLINE = 0x0a;
@@ -27,6 +27,8 @@ export class LineScanner {
   lineNo: number;
   readonly issues: StorageLoadIssue[] = [];
   readonly counters: ScanCounters = { bytesScanned: 0, linesScanned: 0, fastPathLines: 0, parsedLines: 0 };
+  /** Last fast-scanned id (valid within the current chunk only). */
+  private readonly previous: PreviousId = { buf: undefined, start: 0, end: 0, id: undefined };
 
   constructor(
     private readonly path: string,
@@ -43,6 +45,7 @@ export class LineScanner {
    */
   scanChunk(buf: Buffer, length: number, fileOffset: number): number {
     const view = length === buf.length ? buf : buf.subarray(0, length);
+    this.previous.buf = undefined; // the bytes of the previous chunk are about to be overwritten
     let nul = view.indexOf(0);
     let lineStart = 0;
     for (;;) {
@@ -68,11 +71,14 @@ export class LineScanner {
       this.classifyHeader(buf, start, last, offset, end - start);
       return;
     }
-    let record: StoredEntryRecord | undefined = strict ? undefined : scanEntryRecord(buf, start, last);
+    let record: StoredEntryRecord | undefined = strict
+      ? undefined
+      : scanEntryRecord(buf, start, last, this.previous);
     if (record) {
       this.counters.fastPathLines++;
     } else {
       this.counters.parsedLines++;
+      this.previous.buf = undefined;
       const parsed = parseLine(buf, start, last);
       if (!parsed.ok) {
         this.report(`is not valid JSON (${parsed.error})`, offset, end - start);
