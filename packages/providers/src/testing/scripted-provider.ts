@@ -157,19 +157,21 @@ async function* play(
   if (!isFault && step.usage) builder.updateUsage(step.usage);
   for (const block of blocks) {
     const events = emitBlock(builder, block, size);
-    let result = events.next();
-    while (!result.done) {
+    for (;;) {
+      // Check the signal before producing the next event: producing it updates the message.
       if (delay > 0) await sleep(delay, signal);
       if (signal?.aborted) {
         yield builder.fail(new ProviderError("PROVIDER_ABORTED", "Request was aborted", { provider }));
         return;
       }
-      yield result.value;
-      result = events.next();
-    }
-    if (!isFault) {
-      const end = builder.close(result.value);
+      const result = events.next();
+      if (!result.done) {
+        yield result.value;
+        continue;
+      }
+      const end = isFault ? undefined : builder.close(result.value);
       if (end) yield end;
+      break;
     }
   }
   if (isFault) {

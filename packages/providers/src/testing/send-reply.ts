@@ -22,6 +22,9 @@ function formatEvent(event: SseEvent): string {
   return `${event.event === undefined ? "" : `event: ${event.event}\n`}data: ${event.data}\n\n`;
 }
 
+/** How a reply ended: fully sent, cut on purpose, or abandoned because the client disconnected. */
+export type ReplyOutcome = "sent" | "cut" | "client-gone";
+
 /** Options of {@link sendEventStream}. */
 export interface SendEventStreamOptions {
   headers?: Record<string, string>;
@@ -39,7 +42,7 @@ export async function sendEventStream(
   response: ServerResponse,
   events: SseEvent[],
   options: SendEventStreamOptions,
-): Promise<void> {
+): Promise<ReplyOutcome> {
   response.writeHead(200, {
     "content-type": "text/event-stream",
     "cache-control": "no-cache",
@@ -50,29 +53,31 @@ export async function sendEventStream(
   const cut = options.cutAfterEvents;
   if (cut !== undefined && cut <= 0) {
     response.socket?.destroy();
-    return;
+    return "cut";
   }
   for (let index = 0; index < events.length; index++) {
-    if (!(await waitUnlessClosed(response, options.eventDelayMs ?? 0))) return;
+    if (!(await waitUnlessClosed(response, options.eventDelayMs ?? 0))) return "client-gone";
     const text = formatEvent(events[index] as SseEvent);
     if (cut !== undefined && index + 1 >= cut) {
       response.write(text, () => response.socket?.destroy());
-      return;
+      return "cut";
     }
     response.write(text);
   }
   response.end();
+  return "sent";
 }
 
-/** Writes a JSON response. */
+/** Writes a JSON response (a string body is sent as plain text). */
 export function sendJson(
   response: ServerResponse,
   status: number,
   body: unknown,
   headers?: Record<string, string>,
-) {
+): ReplyOutcome {
   const text = typeof body === "string" ? body : JSON.stringify(body);
   const contentType = typeof body === "string" ? "text/plain" : "application/json";
   response.writeHead(status, { "content-type": contentType, ...headers });
   response.end(text);
+  return "sent";
 }

@@ -5,7 +5,7 @@ import { renderAnthropicReply } from "./render-anthropic-reply";
 import { renderOpenAIChatReply } from "./render-openai-chat-reply";
 import { renderOpenAIResponsesReply } from "./render-openai-responses-reply";
 import type { RenderedReply } from "./reply-parts";
-import { sendEventStream, sendJson, waitUnlessClosed } from "./send-reply";
+import { type ReplyOutcome, sendEventStream, sendJson, waitUnlessClosed } from "./send-reply";
 import type { WireReply, WireReplySpec, WireResponse, WireRoute } from "./wire-reply";
 
 /** One request as the server saw it. Credentials are redacted; the body is parsed JSON when possible. */
@@ -18,6 +18,8 @@ export interface RecordedRequest {
   body: unknown;
   /** False when a key was configured and the request did not carry it. */
   authorized: boolean;
+  /** How the reply ended; undefined while it is still being sent. */
+  outcome?: ReplyOutcome;
 }
 
 /** Options of {@link createTestLlmServer}. */
@@ -124,55 +126,57 @@ export function createTestLlmServer(options: TestLlmServerOptions = {}): TestLlm
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = request.url ?? "/";
-    const route = routeOf(path);
     const body = await readBody(request);
     const credential = credentialOf(request.headers);
-    const authorized = options.apiKey === undefined || credential === options.apiKey;
-    requests.push({
-      route,
+    const record: RecordedRequest = {
+      route: routeOf(path),
       method: request.method ?? "GET",
       path,
       headers: redactRequestHeaders(request.headers, options.apiKey),
       body,
-      authorized,
-    });
-    if (!route || request.method !== "POST") {
-      sendJson(
-        response,
-        404,
-        errorEnvelope(route, "not_found_error", `test LLM server: no route for ${request.method} ${path}`),
-      );
-      return;
+      authorized: options.apiKey === undefined || credential === options.apiKey,
+    };
+    requests.push(record);
+    record.outcome = await reply(record, credential, response);
+  }
+
+  async function reply(
+    record: RecordedRequest,
+    credential: string | undefined,
+    response: ServerResponse,
+  ): Promise<ReplyOutcome> {
+    const { route, path, body } = record;
+    if (!route || record.method !== "POST") {
+      const message = `test LLM server: no route for ${record.method} ${path}`;
+      return sendJson(response, 404, errorEnvelope(route, "not_found_error", message));
     }
-    if (!authorized) {
+    if (!record.authorized) {
       const message =
         route === "anthropic-messages"
           ? "invalid x-api-key"
           : `Incorrect API key provided: ${maskKey(credential)}. You can find your API key in your account settings.`;
-      sendJson(response, 401, errorEnvelope(route, "authentication_error", message, "invalid_api_key"));
-      return;
+      return sendJson(
+        response,
+        401,
+        errorEnvelope(route, "authentication_error", message, "invalid_api_key"),
+      );
     }
     const next = routeScripts.get(route)?.shift() ?? script.shift();
     if (next === undefined) {
       const message = `test LLM server: no scripted reply left for POST ${path}`;
-      sendJson(response, 400, errorEnvelope(route, "invalid_request_error", message));
-      return;
+      return sendJson(response, 400, errorEnvelope(route, "invalid_request_error", message));
     }
     const spec: WireReplySpec = typeof next === "function" ? next({ route, body }) : next;
     if (spec.kind === "error") {
       const errorBody =
         typeof spec.body === "function" ? (spec.body as (route: WireRoute) => unknown)(route) : spec.body;
-      sendJson(response, spec.status, errorBody, spec.headers);
-      return;
+      return sendJson(response, spec.status, errorBody, spec.headers);
     }
     const requestBody = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
     const rendered = render(route, spec, requestBody, ++serial);
-    if (!(await waitUnlessClosed(response, spec.initialDelayMs ?? 0))) return;
-    if (requestBody.stream !== true) {
-      sendJson(response, 200, rendered.json, spec.headers);
-      return;
-    }
-    await sendEventStream(response, rendered.events, {
+    if (!(await waitUnlessClosed(response, spec.initialDelayMs ?? 0))) return "client-gone";
+    if (requestBody.stream !== true) return sendJson(response, 200, rendered.json, spec.headers);
+    return sendEventStream(response, rendered.events, {
       headers: spec.headers,
       eventDelayMs: spec.eventDelayMs,
       cutAfterEvents: spec.cutAfterEvents,
