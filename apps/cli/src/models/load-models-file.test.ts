@@ -48,6 +48,10 @@ describe("loadModelsFile", () => {
     [{ models: [{ ...local, contextWindw: 5 }] }, /models\[0\]: unknown key "contextWindw"/],
     [{ models: [local, local] }, /models\[1\]: duplicate model id "local-8k"/],
     [{ models: [{ ...local, cost: { input: 1 } }] }, /models\[0\]\.cost: needs input and output/],
+    [
+      { models: [{ ...local, maxTokens: 9000 }] },
+      /models\[0\]: "maxTokens" \(9000\) must not exceed contextWindow/,
+    ],
   ])("rejects %j with a message naming the file and the problem", (content, pattern) => {
     const file = write("models.json", content);
     expect(() => loadModelsFile(file)).toThrow(

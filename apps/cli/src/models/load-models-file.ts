@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { ArborError, defineModel } from "@arbor/providers";
 import { CliError } from "../cli-error";
 import { describeJsonError } from "../internal/describe-json-error";
 
@@ -149,6 +150,13 @@ export function loadModelsFile(file: string): CustomModelDefinition[] {
     const id = record.id as string;
     if (seen.has(id)) throw invalid(file, `${where}: duplicate model id "${id}"`);
     seen.add(id);
+    const { apiKeyEnv: _apiKeyEnv, ...definition } = record as Omit<CustomModelDefinition, "source">;
+    try {
+      defineModel(definition);
+    } catch (error) {
+      if (!ArborError.isInstance(error)) throw error;
+      throw invalid(file, `${where}: ${error.message.replace(/^defineModel: /, "")}`);
+    }
     return { ...(record as Omit<CustomModelDefinition, "source">), source: file };
   });
 }

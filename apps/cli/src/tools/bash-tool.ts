@@ -91,7 +91,8 @@ export function createBashTool(cwd: string): CodingTool {
       },
       required: ["command"],
     },
-    async execute(args, signal) {
+    async execute(args, context) {
+      const signal = context?.signal;
       const command = requireString("bash", args, "command");
       const timeout = optionalPositiveInteger("bash", args, "timeout");
       const run = await runCommand(command, cwd, timeout, signal);

@@ -1,0 +1,59 @@
+import fs from "node:fs";
+import path from "node:path";
+import {
+  createInMemorySessionStore,
+  createSessionStore,
+  openSessionStore,
+  type SessionStore,
+} from "@arbor/session-store";
+import { CliError } from "../cli-error";
+import { listSessions } from "./list-sessions";
+import { resolveSessionsDir } from "./session-paths";
+
+/** Which session the agent modes use. */
+export type SessionChoice =
+  | { kind: "new" }
+  | { kind: "path"; path: string }
+  | { kind: "continue" }
+  | { kind: "memory" };
+
+/** Where sessions live. */
+export interface SessionLocation {
+  arborHome: string;
+  cwd: string;
+}
+
+/**
+ * Opens or creates the session of an agent mode:
+ * - `new`: a new file in `<arborHome>/sessions/<slug of cwd>/`, written once the conversation starts;
+ * - `path`: that file (created there if missing);
+ * - `continue`: the most recently modified session of the folder, or a new one when there is none;
+ * - `memory`: nothing is written.
+ * The store holds the session's writer lock until closed.
+ * @throws session-store errors (locked, invalid header) with their own messages.
+ */
+export function openAgentSessionStore(choice: SessionChoice, location: SessionLocation): SessionStore {
+  const dir = resolveSessionsDir(location.arborHome, location.cwd);
+  const common = { cwd: location.cwd, deferFileUntilConversation: true } as const;
+  switch (choice.kind) {
+    case "memory":
+      return createInMemorySessionStore({ cwd: location.cwd });
+    case "path": {
+      const file = path.resolve(location.cwd, choice.path);
+      if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+        throw new CliError("CLI_USAGE", `--session ${choice.path}: is a folder, expected a session file`);
+      }
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      return openSessionStore(file, common);
+    }
+    case "continue": {
+      const [recent] = listSessions(dir);
+      if (recent) return openSessionStore(recent.path, common);
+      fs.mkdirSync(dir, { recursive: true });
+      return createSessionStore({ ...common, dir });
+    }
+    case "new":
+      fs.mkdirSync(dir, { recursive: true });
+      return createSessionStore({ ...common, dir });
+  }
+}

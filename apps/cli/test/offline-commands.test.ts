@@ -1,0 +1,229 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openSessionStore } from "@arbor/session-store";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertCliBuilt, REPO_ROOT } from "./helpers/cli-paths";
+import { isolatedEnv, runCliProcess } from "./helpers/run-cli-process";
+
+const EXAMPLE = path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl");
+let dir: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(() => {
+  assertCliBuilt();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-offline-"));
+  env = isolatedEnv({ ARBOR_HOME: path.join(dir, "home"), HOME: dir });
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function copyExample(name: string): string {
+  const file = path.join(dir, name);
+  fs.copyFileSync(EXAMPLE, file);
+  return file;
+}
+
+async function inspectJson(file: string, ...flags: string[]) {
+  const run = await runCliProcess(["inspect", file, "--json", ...flags], { env, cwd: dir });
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  expect(run.stdout.trim().split("\n")).toHaveLength(1);
+  return JSON.parse(run.stdout);
+}
+
+function expectOneLineError(run: { code: number | null; stdout: string; stderr: string }, code: number) {
+  expect(run.code).toBe(code);
+  expect(run.stdout).toBe("");
+  expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+  expect(run.stderr).toMatch(/^arbor: /);
+  expect(run.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe("arbor tree", () => {
+  it("shows the branch, the summary, the label and the leaf of the example", async () => {
+    const run = await runCliProcess(["tree", EXAMPLE], { env, cwd: dir });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split("\n");
+    expect(lines[0]).toContain('"todo-api: paginate GET /todos" · 125 entries · leaf 999198d2');
+    expect(lines.find((line) => line.includes("← leaf"))).toMatch(/^ {3}999198d2 assistant/);
+    expect(run.stdout).toMatch(/├─ 4c82b5a3 user/);
+    expect(run.stdout).toMatch(/└─ 14306569 ↩ branch +summary of e0195a14/);
+    expect(lines.find((line) => line.startsWith("2238dc3f"))).toContain("[offset-pagination]");
+    expect(lines.filter((line) => /^[│ ├└─]*[0-9a-f]{8} /.test(line))).toHaveLength(125);
+  });
+});
+
+describe("arbor inspect", () => {
+  // Expected values below were computed by pi 1.6.0 (buildSessionProjection, estimateProjectedContextTokens,
+  // prepareCompaction) on the same file, with the oracle recipe of pi-behavior.md §12.
+  it("matches pi on the example at the file's leaf", async () => {
+    const report = await inspectJson(EXAMPLE, "--keep-recent-tokens", "4000");
+    expect(report.sessionId).toBe("019ce1a2-5f3b-7c41-9a2e-3d8f0b6c4e17");
+    expect(report.version).toBe(3);
+    expect(report.leafId).toBe("999198d2");
+    expect(report.path).toHaveLength(111);
+    expect(report.path.at(-1)).toBe("999198d2");
+    expect(report.context.estimatedTokens).toBe(11541);
+    expect(report.context.messages).toHaveLength(107);
+    expect(report.context.messages[0]).toEqual({ entryId: "9bf43ffa", role: "system", estimatedTokens: 546 });
+    expect(report.compaction).toEqual({
+      firstKeptEntryId: "38f54472",
+      isSplitTurn: true,
+      turnStartEntryId: "4408fbde",
+      messagesToSummarize: expect.any(Array),
+      turnPrefixMessages: expect.any(Array),
+      hasPreviousSummary: false,
+      tokensBefore: 11541,
+      readFiles: ["test/server.test.ts"],
+      modifiedFiles: [
+        "src/config.ts",
+        "src/http/pagination.ts",
+        "src/index.ts",
+        "src/server.ts",
+        "src/todos/store.ts",
+        "test/pagination.test.ts",
+      ],
+    });
+    expect(report.compaction.messagesToSummarize).toHaveLength(51);
+    expect(report.compaction.turnPrefixMessages).toHaveLength(16);
+    expect(report.compaction.turnPrefixMessages[0]).toEqual({ entryId: "4408fbde", role: "user" });
+  });
+
+  it("matches pi on the abandoned branch with --leaf", async () => {
+    const report = await inspectJson(EXAMPLE, "--leaf", "e0195a14", "--keep-recent-tokens", "2000");
+    expect([report.leafId, report.path.length, report.context.messages.length]).toEqual(["e0195a14", 69, 65]);
+    expect(report.context.estimatedTokens).toBe(6801);
+    expect(report.compaction).toMatchObject({
+      firstKeptEntryId: "5fe748e5",
+      isSplitTurn: true,
+      turnStartEntryId: "91ada479",
+      tokensBefore: 6801,
+      readFiles: ["test/server.test.ts"],
+      modifiedFiles: ["src/http/pagination.ts", "src/server.ts", "src/todos/store.ts"],
+    });
+    expect(report.compaction.messagesToSummarize).toHaveLength(8);
+    expect(report.compaction.turnPrefixMessages).toHaveLength(29);
+  });
+
+  it("reports nothing to compact when the budget covers the context", async () => {
+    expect((await inspectJson(EXAMPLE)).compaction).toBeNull();
+    const text = await runCliProcess(["inspect", EXAMPLE], { env, cwd: dir });
+    expect(text.stdout).toContain("Context: 107 messages, ~11,541 tokens");
+    expect(text.stdout).toContain(
+      "Next compaction (keepRecentTokens 20,000, the default): nothing to compact",
+    );
+  });
+
+  it("adds the messages with --full", async () => {
+    const report = await inspectJson(EXAMPLE, "--full");
+    const byEntry = (id: string) =>
+      report.context.messages.find((m: { entryId: string }) => m.entryId === id);
+    expect(byEntry("14306569").message).toEqual({
+      role: "branchSummary",
+      summary: expect.stringContaining("Compare cursor-based pagination"),
+    });
+    expect(byEntry("d0f8090e").message).toMatchObject({ role: "user", content: [{ type: "text" }] });
+    expect(byEntry("24c29cf8").message).toMatchObject({ role: "assistant", stopReason: "error" });
+  });
+
+  it("uses keepRecentTokens from the settings file", async () => {
+    const cwd = path.join(dir, "project");
+    fs.mkdirSync(path.join(cwd, ".arbor"), { recursive: true });
+    fs.writeFileSync(
+      path.join(cwd, ".arbor/settings.json"),
+      JSON.stringify({ compaction: { keepRecentTokens: 4000 } }),
+    );
+    const run = await runCliProcess(["inspect", EXAMPLE, "--json"], { env, cwd });
+    expect(JSON.parse(run.stdout).compaction.firstKeptEntryId).toBe("38f54472");
+  });
+});
+
+describe("arbor compact", () => {
+  it("compacts offline, and the result projects like pi", async () => {
+    const file = copyExample("compact.jsonl");
+    const before = fs.readFileSync(file, "utf8");
+    const run = await runCliProcess(["compact", file, "--offline", "--keep-recent-tokens", "4000"], {
+      env,
+      cwd: dir,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("with the offline summarizer (--offline)");
+    const after = fs.readFileSync(file, "utf8");
+    expect(after.startsWith(before)).toBe(true);
+    const entry = JSON.parse(after.trimEnd().split("\n").at(-1) as string);
+    expect(entry).toMatchObject({
+      type: "compaction",
+      parentId: "999198d2",
+      firstKeptEntryId: "38f54472",
+      tokensBefore: 11541,
+      fromHook: false,
+      details: { readFiles: ["test/server.test.ts"] },
+    });
+    expect(entry.summary).toContain("## Goal");
+    expect(entry.summary).toMatch(/<modified-files>\nsrc\/config\.ts\n/);
+    const report = await inspectJson(file);
+    expect(report.leafId).toBe(entry.id);
+    // pi 1.6.0 projects the compacted file to 41 messages and estimates 5420 tokens.
+    expect(report.context.messages).toHaveLength(41);
+    expect(report.context.estimatedTokens).toBe(5420);
+    expect(report.context.messages.slice(0, 2)).toMatchObject([
+      { entryId: entry.id, role: "system" },
+      { entryId: entry.id, role: "compactionSummary" },
+    ]);
+    expect(fs.readFileSync(EXAMPLE, "utf8")).toBe(before);
+  });
+
+  it("says so when there is nothing to compact and leaves the file alone", async () => {
+    const file = copyExample("small.jsonl");
+    const before = fs.readFileSync(file, "utf8");
+    const run = await runCliProcess(["compact", file, "--offline"], { env, cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Nothing to compact");
+    expect(fs.readFileSync(file, "utf8")).toBe(before);
+  });
+
+  it("refuses a session locked by another writer", async () => {
+    const file = copyExample("locked.jsonl");
+    const holder = openSessionStore(file);
+    try {
+      const run = await runCliProcess(["compact", file, "--offline"], { env, cwd: dir });
+      expectOneLineError(run, 1);
+      expect(run.stderr).toContain("locked");
+    } finally {
+      holder.close();
+    }
+  });
+});
+
+describe("errors", () => {
+  it("reports a missing file", async () => {
+    const run = await runCliProcess(["inspect", path.join(dir, "nope.jsonl")], { env, cwd: dir });
+    expectOneLineError(run, 1);
+    expect(run.stderr).toContain("nope.jsonl: no such session file");
+  });
+
+  it("reports a corrupt line with its number", async () => {
+    const file = path.join(dir, "corrupt.jsonl");
+    const lines = fs.readFileSync(EXAMPLE, "utf8").split("\n");
+    lines[6] = '{"type":"message","id":"zz"';
+    fs.writeFileSync(file, lines.join("\n"));
+    const run = await runCliProcess(["tree", file], { env, cwd: dir });
+    expectOneLineError(run, 1);
+    expect(run.stderr).toContain("corrupt.jsonl:7: line is not valid JSON");
+  });
+
+  it("reports a file that is not a session", async () => {
+    const file = path.join(dir, "not-a-session.jsonl");
+    fs.writeFileSync(file, '{"hello":"world"}\n');
+    const run = await runCliProcess(["inspect", file, "--json"], { env, cwd: dir });
+    expectOneLineError(run, 1);
+    expect(run.stderr).toContain(file);
+  });
+
+  it("reports an unknown --leaf as a usage error", async () => {
+    const run = await runCliProcess(["inspect", EXAMPLE, "--leaf", "deadbeef"], { env, cwd: dir });
+    expectOneLineError(run, 2);
+    expect(run.stderr).toContain("--leaf deadbeef: no entry with this id");
+  });
+});
