@@ -16,3 +16,11 @@ export declare function fileOpsRecord(fileOps: {
 };
 export declare const KEEP_VALUES: readonly number[];
 export declare const BRANCH_BUDGETS: readonly number[];
+export declare const GENERATED_SESSIONS: readonly { name: string; entries: number; seed: number }[];
+export declare const GENERATED_KEEP_VALUES: readonly number[];
+export declare function summarizeLabels(labels: readonly string[]): {
+  count: number;
+  first: string | null;
+  last: string | null;
+  hash: string;
+};
