@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { collectEvents } from "../../test/support/collect-events";
 import { ArborError } from "../errors/arbor-error";
 import type { Message, Tool } from "../message";
@@ -364,6 +364,43 @@ describe("createAnthropicProvider: faults", () => {
     expect(last.error.code).toBe("PROVIDER_ABORTED");
     expect(last.message.stopReason).toBe("aborted");
     expect(last.message.content).toEqual([{ type: "text", text: "A sl" }]);
+  });
+
+  it("keeps the content when an overloaded error arrives inside the stream", async () => {
+    server.enqueue(textReply("Partial answer", { chunkSize: 4, errorAfterEvents: 5 }));
+    const result = await collectEvents(provider().stream({ model: haiku, messages: hello }));
+    expect(result.error).toMatchObject({ code: "PROVIDER_SERVER_ERROR", providerCode: "overloaded_error" });
+    expect(result.message.errorMessage).toBe("Anthropic API error: Overloaded");
+    expect(result.message.content).toEqual([{ type: "text", text: "Partial " }]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries an error event that arrives before any content", async () => {
+    server.enqueue(textReply("lost", { errorAfterEvents: 1 }), textReply("recovered"));
+    const result = await collectEvents(
+      provider().stream({ model: haiku, messages: hello }, { retry: { baseDelayMs: 1 } }),
+    );
+    expect(result.message.content).toEqual([{ type: "text", text: "recovered" }]);
+  });
+
+  it("reports an unreachable server as a network error after retrying", async () => {
+    const unreachable = provider({ baseUrl: "http://127.0.0.1:9" });
+    const result = await collectEvents(
+      unreachable.stream({ model: haiku, messages: hello }, { retry: { maxRetries: 1, baseDelayMs: 1 } }),
+    );
+    expect(result.types.filter((type) => type === "retry")).toHaveLength(1);
+    expect(result.error?.code).toBe("PROVIDER_NETWORK_ERROR");
+    expect(result.message.errorMessage).not.toContain(KEY);
+  });
+
+  it("cancels the HTTP request when the consumer stops iterating", async () => {
+    server.enqueue(
+      textReply("a long reply that nobody reads to the end", { chunkSize: 2, eventDelayMs: 10 }),
+    );
+    for await (const event of provider().stream({ model: haiku, messages: hello })) {
+      if (event.type === "text-delta") break;
+    }
+    await vi.waitFor(() => expect(server.requests[0]?.outcome).toBe("client-gone"));
   });
 
   it("aborts during the wait before a retry", async () => {

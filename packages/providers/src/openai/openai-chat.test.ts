@@ -252,9 +252,19 @@ describe("createOpenAIProvider (chat): faults", () => {
       expect(result.error?.code).toBe("PROVIDER_CONTEXT_OVERFLOW");
       expect(result.error?.status).toBe(400);
       expect(isContextOverflow(result.message)).toBe(true);
+      // The raw body is read even where the SDK drops it (vLLM's and LM Studio's envelopes).
+      expect(result.message.errorMessage).not.toContain("(no body)");
+      expect(result.message.errorMessage).toMatch(/context|too long/i);
       expect(server.requests).toHaveLength(1);
     },
   );
+
+  it("maps an error chunk inside the stream and keeps the partial text", async () => {
+    server.enqueue(textReply("Some words before", { chunkSize: 5, errorAfterEvents: 3 }));
+    const result = await collectEvents(provider().stream({ model: gpt41, messages: hello }));
+    expect(result.error?.code).toBe("PROVIDER_SERVER_ERROR");
+    expect(result.message.content).toEqual([{ type: "text", text: "Some words" }]);
+  });
 
   it("never exposes a rejected key, even the masked echo", async () => {
     const wrongKey = "sk-proj-wrong-key-0000111122223333";

@@ -154,6 +154,18 @@ describe("createOpenAIProvider (responses)", () => {
     expect(result.message.stopReason).toBe("toolUse");
   });
 
+  it("maps response.failed inside the stream, with an overflow message, to an overflow error", async () => {
+    server.enqueue(
+      textReply("abc", {
+        errorAfterEvents: 2,
+        streamErrorMessage: "Your input exceeds the context window of this model.",
+      }),
+    );
+    const result = await collectEvents(provider().stream({ model: gpt5, messages: hello }));
+    expect(result.error?.code).toBe("PROVIDER_CONTEXT_OVERFLOW");
+    expect(isContextOverflow(result.message)).toBe(true);
+  });
+
   it("keeps the partial reasoning when the stream is cut", async () => {
     server.enqueue(
       contentReply([{ type: "thinking", thinking: "A long line of thought" }], {

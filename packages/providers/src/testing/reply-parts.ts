@@ -1,4 +1,4 @@
-import type { WireBlock, WireResponse, WireUsage } from "./wire-reply";
+import type { WireBlock, WireResponse, WireRoute, WireUsage } from "./wire-reply";
 
 /** One server-sent event: an optional `event:` name and its `data:` line. */
 export interface SseEvent {
@@ -53,4 +53,30 @@ export function argumentsObject(block: Extract<WireBlock, { type: "tool-call" }>
 /** Serialises an event with a JSON payload. */
 export function sse(data: unknown, event?: string): SseEvent {
   return event === undefined ? { data: JSON.stringify(data) } : { event, data: JSON.stringify(data) };
+}
+
+/** The error event a route sends inside a stream (see `WireResponse.errorAfterEvents`). */
+export function streamErrorEvent(route: WireRoute, message: string | undefined): SseEvent {
+  if (route === "anthropic-messages") {
+    return sse(
+      { type: "error", error: { type: "overloaded_error", message: message ?? "Overloaded" } },
+      "error",
+    );
+  }
+  const text = message ?? "The server had an error while processing your request. Sorry about that!";
+  if (route === "openai-chat")
+    return sse({ error: { message: text, type: "server_error", param: null, code: null } });
+  return sse(
+    {
+      type: "response.failed",
+      sequence_number: 9999,
+      response: {
+        object: "response",
+        status: "failed",
+        error: { code: "server_error", message: text },
+        output: [],
+      },
+    },
+    "response.failed",
+  );
 }

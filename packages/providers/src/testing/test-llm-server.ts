@@ -4,7 +4,7 @@ import { credentialOf, redactRequestHeaders } from "./redact-request-headers";
 import { renderAnthropicReply } from "./render-anthropic-reply";
 import { renderOpenAIChatReply } from "./render-openai-chat-reply";
 import { renderOpenAIResponsesReply } from "./render-openai-responses-reply";
-import type { RenderedReply } from "./reply-parts";
+import { type RenderedReply, streamErrorEvent } from "./reply-parts";
 import { type ReplyOutcome, sendEventStream, sendJson, waitUnlessClosed } from "./send-reply";
 import type { WireReply, WireReplySpec, WireResponse, WireRoute } from "./wire-reply";
 
@@ -110,11 +110,12 @@ function render(
  * Creates the test server (call `start()`, or use {@link startWireServer}). Routes: `POST
  * /v1/messages` (Anthropic), `POST /v1/chat/completions` and `POST /v1/responses` (OpenAI); the
  * `/v1` prefix is optional. Each request consumes the next scripted reply (its route's own queue
- * first, then the shared one): a response is streamed
- * as SSE when the body has `stream: true` (else sent as JSON), with optional per-event delays, an
- * initial delay, or a cut after N events; an error reply is sent with its status, headers and body.
- * Delays stop as soon as the client disconnects. With an empty script the server answers 400 "no
- * scripted reply", so a missing script entry fails fast. Unknown paths get 404.
+ * first, then the shared one). A response is streamed as SSE when the body has `stream: true`
+ * (else sent as JSON), with optional per-event delays, an initial delay, a cut after N events, or
+ * an error event after N events; an error reply is sent with its status, headers and body. Delays
+ * stop as soon as the client disconnects. With an empty script the server answers 400 "no scripted
+ * reply", so a missing script entry fails fast. Unknown paths get 404. Every request is recorded
+ * (credentials redacted) with the way its reply ended.
  */
 export function createTestLlmServer(options: TestLlmServerOptions = {}): TestLlmServer {
   const script: WireReply[] = [];
@@ -174,6 +175,12 @@ export function createTestLlmServer(options: TestLlmServerOptions = {}): TestLlm
     }
     const requestBody = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
     const rendered = render(route, spec, requestBody, ++serial);
+    if (spec.errorAfterEvents !== undefined) {
+      rendered.events = [
+        ...rendered.events.slice(0, spec.errorAfterEvents),
+        streamErrorEvent(route, spec.streamErrorMessage),
+      ];
+    }
     if (!(await waitUnlessClosed(response, spec.initialDelayMs ?? 0))) return "client-gone";
     if (requestBody.stream !== true) return sendJson(response, 200, rendered.json, spec.headers);
     return sendEventStream(response, rendered.events, {

@@ -38,6 +38,14 @@ export interface WireResponse {
   initialDelayMs?: number;
   /** Stream cut: destroy the socket after this many SSE events have been written. */
   cutAfterEvents?: number;
+  /**
+   * Error inside the stream: after this many events, send the route's error event (Anthropic
+   * `event: error` with `overloaded_error`, OpenAI Chat `data: {"error": ...}`, Responses
+   * `response.failed`) and end the stream.
+   */
+  errorAfterEvents?: number;
+  /** Message of that error event (default: the provider's overloaded / server error wording). */
+  streamErrorMessage?: string;
   /** Extra response headers. */
   headers?: Record<string, string>;
 }
