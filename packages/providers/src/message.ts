@@ -57,13 +57,20 @@ export interface UsageCost {
  * `totalTokens` is what the provider counted as the whole context plus output (0 when unknown).
  */
 export interface Usage {
+  /** Prompt tokens not read from the cache (OpenAI's prompt total minus its cached tokens). */
   input: number;
+  /** Generated tokens, reasoning included. */
   output: number;
+  /** Prompt tokens read from the prompt cache. */
   cacheRead: number;
+  /** Prompt tokens written to the prompt cache (Anthropic only; OpenAI reports none). */
   cacheWrite: number;
+  /** Part of `cacheWrite` written with a one-hour lifetime (Anthropic `ttl: "1h"`). */
   cacheWrite1h?: number;
+  /** Part of `output` spent on reasoning, when the provider reports it. */
   reasoning?: number;
   totalTokens: number;
+  /** Cost in US dollars, from the model's prices (`calculateCost`). */
   cost: UsageCost;
 }
 

@@ -19,7 +19,10 @@ export interface ProviderContentEventBase {
 export type ProviderEvent =
   /** The request was accepted for processing; `partial` has no content yet. */
   | { type: "start"; partial: AssistantMessage }
-  /** An attempt failed with a retryable error; the next attempt starts after `delayMs`. */
+  /**
+   * Attempt number `attempt` (1-based) failed before any content with a retryable `error`; the next
+   * attempt starts after `delayMs`. `partial` of earlier events is emptied for the new attempt.
+   */
   | { type: "retry"; attempt: number; delayMs: number; error: ProviderError }
   | ({ type: "text-start" } & ProviderContentEventBase)
   | ({ type: "text-delta"; delta: string } & ProviderContentEventBase)
