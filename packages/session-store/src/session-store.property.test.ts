@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { EntryChain, header } from "./__fixtures__/entry-builders";
 import { createRandom, RandomSessionDriver } from "./__fixtures__/random-session";
 import { TestStorage } from "./__fixtures__/test-storage";
 import { buildSessionProjection } from "./projection/build-session-projection";
@@ -39,4 +40,40 @@ describe("incremental and lazy projection", () => {
       expectSameAsPure(reopened, null);
     });
   }
+});
+
+describe("hand-edited files with duplicated ids and odd links", () => {
+  it("projects every leaf as the pure functions do", () => {
+    const chain = new EntryChain();
+    chain.user("u1");
+    chain.add("dup", { type: "compaction", summary: "first dup", firstKeptEntryId: "u1", tokensBefore: 1 });
+    chain.user("u2");
+    chain.add("c2", {
+      type: "compaction",
+      summary: "kept id on another branch",
+      firstKeptEntryId: "x1",
+      tokensBefore: 1,
+    });
+    chain.user("x1", "side", "u1");
+    chain.add(
+      "dup",
+      { type: "compaction", summary: "second dup", firstKeptEntryId: "u2", tokensBefore: 1 },
+      "c2",
+    );
+    chain.user("u3");
+    chain.add(
+      "dup",
+      { type: "compaction", summary: "leaf dup", firstKeptEntryId: "u1", tokensBefore: 1 },
+      "u3",
+    );
+    chain.user("orphan", "o", "missing");
+    chain.add("self", { type: "message", message: { role: "user", content: "s" } }, "self");
+    const storage = new TestStorage([header(), ...chain.entries]);
+    const store = new SessionStore(storage);
+    const entries = store.getEntries();
+    for (let index = 0; index < entries.length; index++) {
+      store.branch((entries[index] as { id: string }).id);
+      expectSameAsPure(store);
+    }
+  });
 });

@@ -14,7 +14,7 @@ export class TestStorage implements SessionStorage {
   closed = false;
 
   constructor(
-    lines: readonly Record<string, unknown>[] = [],
+    lines: readonly object[] = [],
     readonly path: string | undefined = undefined,
   ) {
     const [first, ...rest] = lines;

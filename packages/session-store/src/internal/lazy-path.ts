@@ -35,18 +35,49 @@ function walkToRootGuarded(table: EntryTable, leaf: number): number[] {
  * The context entry indices (root-first order) for a path given leaf-first: the whole path without a
  * compaction, else `[compaction, ...kept (system messages excluded), ...after]`, exactly as
  * `selectContextEntries`.
+ *
+ * Ids are compared as indices: every path entry but the leaf was reached through a parent link, so it
+ * is the last entry in file order with its id, and only the leaf can repeat an ancestor's id (a
+ * hand-edited file). That case takes the string-comparing route.
  */
 export function selectContextIndices(table: EntryTable, upward: readonly number[]): number[] {
   const latest = upward.findIndex((index) => table.record(index).type === "compaction");
-  const rootFirst = upward.slice().reverse();
-  if (latest < 0) return rootFirst;
+  if (latest < 0) return upward.slice().reverse();
   const compactionIndex = upward[latest] as number;
   const compaction = table.entry(compactionIndex) as { id: string; firstKeptEntryId?: unknown };
+  if (latest === 0 && upward.some((index, step) => step > 0 && table.record(index).id === compaction.id)) {
+    return selectByIds(table, upward.slice().reverse(), compactionIndex, compaction);
+  }
+  const firstKept =
+    typeof compaction.firstKeptEntryId === "string" ? table.indexOf(compaction.firstKeptEntryId) : undefined;
+  let keptFrom = -1;
+  if (firstKept !== undefined && firstKept !== compactionIndex) {
+    for (let step = latest + 1; step < upward.length; step++) {
+      if (upward[step] === firstKept) {
+        keptFrom = step;
+        break;
+      }
+    }
+  }
+  const context = [compactionIndex];
+  for (let step = keptFrom; step > latest; step--) {
+    const index = upward[step] as number;
+    const record = table.record(index);
+    if (!(record.type === "message" && record.role === "system")) context.push(index);
+  }
+  for (let step = latest - 1; step >= 0; step--) context.push(upward[step] as number);
+  return context;
+}
+
+/** `selectContextIndices` by string ids, as pi compares them (only needed with duplicated ids). */
+function selectByIds(
+  table: EntryTable,
+  rootFirst: readonly number[],
+  compactionIndex: number,
+  compaction: { id: string; firstKeptEntryId?: unknown },
+): number[] {
   // The position is the first path entry carrying the compaction's id (as pi's findIndex).
-  let position = 0;
-  while (position < rootFirst.length && table.record(rootFirst[position] as number).id !== compaction.id)
-    position++;
-  if (position >= rootFirst.length) return rootFirst;
+  const position = rootFirst.findIndex((index) => table.record(index).id === compaction.id);
   const context = [compactionIndex];
   let foundFirstKept = false;
   for (let step = 0; step < position; step++) {

@@ -1,5 +1,18 @@
 import type { z } from "zod";
-import { entrySchemas, headerSchema, unknownEntrySchema } from "./entry-schemas";
+import {
+  anyMessageEntrySchema,
+  entrySchemas,
+  headerSchema,
+  messageEntrySchemas,
+  unknownEntrySchema,
+} from "./entry-schemas";
+
+/** The schema an entry is checked against: by type, and for messages by role. */
+function schemaFor(entry: { type: string; message?: unknown }): z.ZodType {
+  if (entry.type !== "message") return entrySchemas[entry.type] ?? unknownEntrySchema;
+  const role = (entry.message as { role?: unknown } | null | undefined)?.role;
+  return (typeof role === "string" ? messageEntrySchemas[role] : undefined) ?? anyMessageEntrySchema;
+}
 
 /** Describes the first problems of a failed parse, e.g. `message.content: expected array`. */
 function describeIssues(error: z.ZodError): string {
@@ -18,8 +31,7 @@ export function findEntryProblem(entry: unknown): string | undefined {
     return "an entry must be a JSON object";
   const type = (entry as { type?: unknown }).type;
   if (typeof type !== "string") return "type: expected a string";
-  const schema = entrySchemas[type] ?? unknownEntrySchema;
-  const result = schema.safeParse(entry);
+  const result = schemaFor(entry as { type: string }).safeParse(entry);
   return result.success ? undefined : `${type} entry: ${describeIssues(result.error)}`;
 }
 
