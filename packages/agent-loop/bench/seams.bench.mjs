@@ -7,6 +7,7 @@
  * Prints the median, p10 and p90 of many iterations in microseconds per turn.
  */
 import { performance } from "node:perf_hooks";
+import { getModel } from "@arbor/providers";
 import { convertToLlm, normalizeContext } from "../dist/index.js";
 
 const MESSAGES = 1_000;
@@ -60,7 +61,7 @@ function buildContext(count) {
         ],
         api: "anthropic-messages",
         provider: "anthropic",
-        model: "m",
+        model: "claude-sonnet-4-5",
         usage: usage(),
         stopReason: "toolUse",
         timestamp,
@@ -82,7 +83,7 @@ function buildContext(count) {
         content: [{ type: "text", text }],
         api: "anthropic-messages",
         provider: "anthropic",
-        model: "m",
+        model: "claude-sonnet-4-5",
         usage: usage(),
         stopReason: "stop",
         timestamp,
@@ -94,13 +95,7 @@ function buildContext(count) {
 
 const context = buildContext(MESSAGES);
 const tools = ["read", "write", "edit", "bash", "grep"].map(tool);
-const model = {
-  id: "m",
-  provider: "anthropic",
-  api: "anthropic-messages",
-  contextWindow: 200_000,
-  maxTokens: 8_192,
-};
+const model = getModel("anthropic", "claude-sonnet-4-5");
 const transformContext = (messages) => messages;
 let sink = 0;
 

@@ -1,7 +1,6 @@
-import type { AssistantMessage, StopReason, ToolResultMessage } from "@arbor/providers";
+import type { AssistantMessage, ProviderEvent, StopReason, ToolResultMessage } from "@arbor/providers";
 import type { AgentMessage } from "./agent-message";
 import type { AgentToolResult, AgentToolUpdate } from "./agent-tool";
-import type { ProviderEvent } from "./internal/provider-contract";
 
 /** The run started. Always the first event. */
 export interface AgentStartEvent {
@@ -17,7 +16,8 @@ export interface TurnStartEvent {
 
 /**
  * A message entered the context: a prompt, a steering or follow-up message, a tool result, or an
- * assistant response that started streaming (`message` is then the partial message).
+ * assistant response that started streaming. For a streaming response `message` is the provider's
+ * live partial message, updated in place until `message-end` (clone it to keep a snapshot).
  */
 export interface MessageStartEvent {
   type: "message-start";

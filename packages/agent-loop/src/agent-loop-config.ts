@@ -1,6 +1,10 @@
 import type {
   AssistantMessage,
+  Model,
+  Provider,
+  ProviderRequest,
   StopReason,
+  StreamOptions,
   Tool,
   ToolResultMessage,
   TranscriptMessage,
@@ -8,7 +12,6 @@ import type {
 import type { AgentEvent } from "./agent-event";
 import type { AgentMessage } from "./agent-message";
 import type { AgentTool, ToolExecutionMode } from "./agent-tool";
-import type { Model, Provider, ProviderRequest, StreamOptions } from "./internal/provider-contract";
 
 /** What `normalizeContext` receives: the converted messages and the configured prompt and tools. */
 export interface NormalizeContextInput {

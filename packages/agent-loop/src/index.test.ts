@@ -8,7 +8,6 @@ it("exports exactly the documented runtime names", async () => {
       "BRANCH_SUMMARY_SUFFIX",
       "COMPACTION_SUMMARY_PREFIX",
       "COMPACTION_SUMMARY_SUFFIX",
-      "MISSING_TOOL_RESULT_TEXT",
       "convertToLlm",
       "formatBashExecution",
       "normalizeContext",

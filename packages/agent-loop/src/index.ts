@@ -46,7 +46,7 @@ export {
   convertToLlm,
   formatBashExecution,
 } from "./convert-to-llm";
-export { MISSING_TOOL_RESULT_TEXT, normalizeContext } from "./normalize-context";
+export { normalizeContext } from "./normalize-context";
 export {
   renderSystemPrompt,
   replaySystemMessages,

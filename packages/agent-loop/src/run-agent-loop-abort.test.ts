@@ -1,6 +1,7 @@
+import { createScriptedProvider } from "@arbor/providers/testing";
 import { describe, expect, it } from "vitest";
 import { recordEvents, textOf, user } from "../test/support/record-events";
-import { createTestProvider, testModel } from "../test/support/scripted-provider";
+import { testModel } from "../test/support/test-model";
 import type { AgentTool } from "./agent-tool";
 import { ABORTED_BEFORE_REQUEST } from "./internal/stream-assistant-response";
 import { ABORTED_TOOL_TEXT } from "./internal/tool-result-texts";
@@ -8,7 +9,7 @@ import { runAgentLoop } from "./run-agent-loop";
 
 describe("runAgentLoop: abort", () => {
   it("sends no request when the signal is already aborted", async () => {
-    const provider = createTestProvider([{ content: [{ type: "text", text: "x" }] }]);
+    const provider = createScriptedProvider([{ content: [{ type: "text", text: "x" }] }]);
     const recorder = recordEvents();
     const result = await runAgentLoop({
       provider,
@@ -17,7 +18,7 @@ describe("runAgentLoop: abort", () => {
       signal: AbortSignal.abort(),
       onEvent: recorder.onEvent,
     });
-    expect(provider.requests).toHaveLength(0);
+    expect(provider.calls).toHaveLength(0);
     expect(result.stopReason).toBe("aborted");
     expect(result.messages[0]).toMatchObject({
       role: "assistant",
@@ -35,8 +36,12 @@ describe("runAgentLoop: abort", () => {
   });
 
   it("aborts the in-flight stream and keeps the partial content", async () => {
-    const provider = createTestProvider([
-      { content: [{ type: "text", text: "partial answer" }], hang: true },
+    let signal: AbortSignal | undefined;
+    const provider = createScriptedProvider([
+      (_request, options) => {
+        signal = options.signal;
+        return { content: [{ type: "text", text: "partial answer" }], chunkSize: 8, eventDelayMs: 1 };
+      },
     ]);
     const controller = new AbortController();
     const recorder = recordEvents();
@@ -47,13 +52,13 @@ describe("runAgentLoop: abort", () => {
       signal: controller.signal,
       onEvent: (event) => {
         recorder.onEvent(event);
-        if (event.type === "message-update" && event.providerEvent.type === "text-end") controller.abort();
+        if (event.type === "message-update" && event.providerEvent.type === "text-delta") controller.abort();
       },
     });
-    expect(provider.requests[0]?.options?.signal?.aborted).toBe(true);
+    expect(signal?.aborted).toBe(true);
     expect(result.stopReason).toBe("aborted");
     expect(result.messages[0]).toMatchObject({ role: "assistant", stopReason: "aborted" });
-    expect(textOf(result.messages[0])).toBe("partial answer");
+    expect(textOf(result.messages[0])).toBe("partial ");
     expect(recorder.labels().slice(-3)).toEqual([
       "message-end:assistant(aborted)",
       "turn-end:0",
@@ -85,7 +90,7 @@ describe("runAgentLoop: abort", () => {
         return { content: [] };
       },
     };
-    const provider = createTestProvider([
+    const provider = createScriptedProvider([
       {
         content: [
           { type: "toolCall", id: "1", name: "stuck", arguments: {} },
@@ -105,7 +110,7 @@ describe("runAgentLoop: abort", () => {
     });
     expect(stuckSignal?.aborted).toBe(true);
     expect(secondRan).toBe(false);
-    expect(provider.requests).toHaveLength(1);
+    expect(provider.calls).toHaveLength(1);
     expect(result.stopReason).toBe("aborted");
     const results = result.messages.filter((message) => message.role === "toolResult");
     expect(results.map((message) => [message.toolCallId, message.isError, textOf(message)])).toEqual([
@@ -121,7 +126,7 @@ describe("runAgentLoop: abort", () => {
 
   it("ends as aborted when the abort lands after a complete response", async () => {
     const controller = new AbortController();
-    const provider = createTestProvider([{ content: [{ type: "text", text: "complete" }] }]);
+    const provider = createScriptedProvider([{ content: [{ type: "text", text: "complete" }] }]);
     const result = await runAgentLoop({
       provider,
       model: testModel,
@@ -134,6 +139,6 @@ describe("runAgentLoop: abort", () => {
     });
     expect(result.stopReason).toBe("aborted");
     expect(result.messages.map((message) => message.role)).toEqual(["assistant"]);
-    expect(provider.requests).toHaveLength(1);
+    expect(provider.calls).toHaveLength(1);
   });
 });

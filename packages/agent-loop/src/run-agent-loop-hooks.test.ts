@@ -1,7 +1,8 @@
 import type { TranscriptMessage } from "@arbor/providers";
+import { createScriptedProvider } from "@arbor/providers/testing";
 import { describe, expect, it } from "vitest";
 import { recordEvents, textOf, user } from "../test/support/record-events";
-import { createTestProvider, testModel } from "../test/support/scripted-provider";
+import { testModel } from "../test/support/test-model";
 import type { NormalizeContextInput } from "./agent-loop-config";
 import type { AgentMessage } from "./agent-message";
 import type { AgentTool } from "./agent-tool";
@@ -20,7 +21,7 @@ const toolCall = { content: [{ type: "toolCall" as const, id: "t", name: "noop",
 
 describe("runAgentLoop: seams", () => {
   it("calls transformContext, convertToLlm, normalizeContext in that order before every request", async () => {
-    const provider = createTestProvider([toolCall, text("done")]);
+    const provider = createScriptedProvider([toolCall, text("done")]);
     const calls: string[] = [];
     const note = {
       role: "custom" as const,
@@ -65,12 +66,12 @@ describe("runAgentLoop: seams", () => {
       "systemPrompt",
       "normalizeContext(4)",
     ]);
-    expect(provider.requests[0]?.request.messages.map(textOf)).toEqual(["q", "injected"]);
-    expect(provider.requests[0]?.request.systemPrompt).toBe("dynamic prompt");
+    expect(provider.calls[0]?.request.messages.map(textOf)).toEqual(["q", "injected"]);
+    expect(provider.calls[0]?.request.systemPrompt).toBe("dynamic prompt");
   });
 
   it("folds transcript system messages into the request by default", async () => {
-    const provider = createTestProvider([text("ok")]);
+    const provider = createScriptedProvider([text("ok")]);
     const system: AgentMessage = {
       role: "system",
       content: "From the transcript.",
@@ -83,14 +84,14 @@ describe("runAgentLoop: seams", () => {
       messages: [system, user("q")],
       systemPrompt: "Config first.",
     });
-    const request = provider.requests[0]?.request;
+    const request = provider.calls[0]?.request;
     expect(request?.systemPrompt).toBe("Config first.\n\nFrom the transcript.");
     expect(request?.tools?.map((tool) => tool.name)).toEqual(["declared"]);
     expect(request?.messages.map((message) => message.role)).toEqual(["user"]);
   });
 
   it("ends the turn with an error message naming the seam that threw", async () => {
-    const provider = createTestProvider([text("never")]);
+    const provider = createScriptedProvider([text("never")]);
     const result = await runAgentLoop({
       provider,
       model: testModel,
@@ -99,7 +100,7 @@ describe("runAgentLoop: seams", () => {
         throw new Error("bad role");
       },
     });
-    expect(provider.requests).toHaveLength(0);
+    expect(provider.calls).toHaveLength(0);
     expect(result.stopReason).toBe("error");
     expect(result.messages[0]).toMatchObject({
       stopReason: "error",
@@ -110,7 +111,7 @@ describe("runAgentLoop: seams", () => {
 
 describe("runAgentLoop: steering, follow-ups and prepareNextTurn", () => {
   it("injects steering after the current tool calls and follow-ups once the agent would stop", async () => {
-    const provider = createTestProvider([toolCall, text("saw steering"), text("saw follow-up")]);
+    const provider = createScriptedProvider([toolCall, text("saw steering"), text("saw follow-up")]);
     const steering = [[], [user("steer")], []];
     const followUps = [[user("follow")], []];
     const recorder = recordEvents();
@@ -133,7 +134,7 @@ describe("runAgentLoop: steering, follow-ups and prepareNextTurn", () => {
       "user:follow",
       "assistant:saw follow-up",
     ]);
-    expect(provider.requests.map((entry) => entry.request.messages.length)).toEqual([1, 4, 6]);
+    expect(provider.calls.map((entry) => entry.request.messages.length)).toEqual([1, 4, 6]);
     expect(recorder.labels().filter((label) => label.startsWith("turn-") || label.includes("user"))).toEqual([
       "turn-start:0",
       "message-start:user",
@@ -151,7 +152,7 @@ describe("runAgentLoop: steering, follow-ups and prepareNextTurn", () => {
   });
 
   it("calls prepareNextTurn between turns only and applies its context and model", async () => {
-    const provider = createTestProvider([toolCall, text("after compaction")]);
+    const provider = createScriptedProvider([toolCall, text("after compaction")]);
     const otherModel = { ...testModel, id: "bigger-model" };
     const seen: Array<{ turnIndex: number; count: number; last: string }> = [];
     const order: string[] = [];
@@ -181,15 +182,15 @@ describe("runAgentLoop: steering, follow-ups and prepareNextTurn", () => {
     });
     expect(seen).toEqual([{ turnIndex: 1, count: 4, last: "toolUse" }]);
     expect(order).toEqual(["turn-start", "turn-end", "prepareNextTurn", "turn-start", "turn-end"]);
-    const second = provider.requests[1]?.request;
-    expect(second?.model).toBe(otherModel);
+    const second = provider.calls[1]?.request;
+    expect(second?.model).toEqual(otherModel);
     expect(second?.messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult"]);
     expect(textOf(second?.messages[0])).toContain("S");
     expect(result.context).toHaveLength(4);
   });
 
   it("ends the run with an error message when a hook throws", async () => {
-    const provider = createTestProvider([toolCall, text("never")]);
+    const provider = createScriptedProvider([toolCall, text("never")]);
     const result = await runAgentLoop({
       provider,
       model: testModel,
@@ -199,7 +200,7 @@ describe("runAgentLoop: steering, follow-ups and prepareNextTurn", () => {
         throw new Error("store unavailable");
       },
     });
-    expect(provider.requests).toHaveLength(1);
+    expect(provider.calls).toHaveLength(1);
     expect(result.stopReason).toBe("error");
     expect(result.messages.at(-1)).toMatchObject({
       role: "assistant",
@@ -209,7 +210,7 @@ describe("runAgentLoop: steering, follow-ups and prepareNextTurn", () => {
   });
 
   it("reports a failing steering poll the same way", async () => {
-    const provider = createTestProvider([text("never")]);
+    const provider = createScriptedProvider([text("never")]);
     const result = await runAgentLoop({
       provider,
       model: testModel,
@@ -217,7 +218,7 @@ describe("runAgentLoop: steering, follow-ups and prepareNextTurn", () => {
       prompts: [user("q")],
       getSteeringMessages: () => Promise.reject(new Error("queue closed")),
     });
-    expect(provider.requests).toHaveLength(0);
+    expect(provider.calls).toHaveLength(0);
     expect(result.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
     expect(result.messages[1]).toMatchObject({ errorMessage: "getSteeringMessages failed: queue closed" });
   });

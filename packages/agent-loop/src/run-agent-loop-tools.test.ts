@@ -1,12 +1,13 @@
-import type { ToolResultMessage } from "@arbor/providers";
+import type { ToolCall, ToolResultMessage } from "@arbor/providers";
+import { createScriptedProvider } from "@arbor/providers/testing";
 import { describe, expect, it } from "vitest";
 import { recordEvents, textOf, user } from "../test/support/record-events";
-import { createTestProvider, type ScriptedBlock, testModel } from "../test/support/scripted-provider";
+import { testModel } from "../test/support/test-model";
 import type { AgentTool, AgentToolResult } from "./agent-tool";
 import { truncatedToolCallText } from "./internal/tool-result-texts";
 import { runAgentLoop } from "./run-agent-loop";
 
-function call(id: string, name: string, args: Record<string, unknown> = {}): ScriptedBlock {
+function call(id: string, name: string, args: Record<string, unknown> = {}): ToolCall {
   return { type: "toolCall", id, name, arguments: args };
 }
 
@@ -24,12 +25,11 @@ function tool(name: string, execute: AgentTool["execute"], extra: Partial<AgentT
 
 const ok = (text: string): AgentToolResult => ({ content: [{ type: "text", text }] });
 
-async function runCalls(
-  blocks: ScriptedBlock[],
-  tools: AgentTool[],
-  toolExecution?: "sequential" | "parallel",
-) {
-  const provider = createTestProvider([{ content: blocks }, { content: [{ type: "text", text: "end" }] }]);
+async function runCalls(blocks: ToolCall[], tools: AgentTool[], toolExecution?: "sequential" | "parallel") {
+  const provider = createScriptedProvider([
+    { content: blocks },
+    { content: [{ type: "text", text: "end" }] },
+  ]);
   const recorder = recordEvents();
   const result = await runAgentLoop({
     provider,
@@ -161,7 +161,7 @@ describe("runAgentLoop: tool execution", () => {
 
   it("does not run the tool calls of a length-stopped response and lets the model retry", async () => {
     let ran = false;
-    const provider = createTestProvider([
+    const provider = createScriptedProvider([
       { content: [call("c1", "write", { path: "a" })], stopReason: "length" },
       { content: [{ type: "text", text: "retrying later" }] },
     ]);
@@ -182,7 +182,7 @@ describe("runAgentLoop: tool execution", () => {
     const toolResult = result.messages.find((message) => message.role === "toolResult");
     expect(toolResult).toMatchObject({ isError: true, toolCallId: "c1" });
     expect(textOf(toolResult)).toBe(truncatedToolCallText("write"));
-    expect(provider.requests).toHaveLength(2);
+    expect(provider.calls).toHaveLength(2);
     expect(result.stopReason).toBe("stop");
     expect(recorder.labels()).toContain("tool-execution-end:c1:error");
   });
@@ -195,7 +195,7 @@ describe("runAgentLoop: tool execution", () => {
       late = context.onUpdate;
       return ok("done");
     });
-    const provider = createTestProvider([
+    const provider = createScriptedProvider([
       { content: [call("c", "chatty")] },
       { content: [{ type: "text", text: "e" }] },
     ]);

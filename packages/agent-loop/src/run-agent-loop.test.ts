@@ -1,7 +1,8 @@
 import type { ToolResultMessage } from "@arbor/providers";
+import { createScriptedProvider } from "@arbor/providers/testing";
 import { describe, expect, it } from "vitest";
 import { recordEvents, textOf, user } from "../test/support/record-events";
-import { createTestProvider, testModel } from "../test/support/scripted-provider";
+import { testModel } from "../test/support/test-model";
 import { AgentLoopError } from "./agent-loop-error";
 import type { AgentMessage } from "./agent-message";
 import type { AgentTool } from "./agent-tool";
@@ -22,7 +23,7 @@ const echo: AgentTool = {
 
 describe("runAgentLoop: turns and events", () => {
   it("streams one response and emits the documented event order", async () => {
-    const provider = createTestProvider([{ content: [{ type: "text", text: "Hello" }] }]);
+    const provider = createScriptedProvider([{ content: [{ type: "text", text: "Hello" }] }]);
     const recorder = recordEvents();
     const history: AgentMessage[] = [user("earlier")];
     const result = await runAgentLoop({
@@ -50,12 +51,12 @@ describe("runAgentLoop: turns and events", () => {
     expect(textOf(result.messages[1])).toBe("Hello");
     expect(result.context.map(textOf)).toEqual(["earlier", "hi", "Hello"]);
     expect(history).toHaveLength(1);
-    expect(provider.requests[0]?.request.messages.map(textOf)).toEqual(["earlier", "hi"]);
-    expect(provider.requests[0]?.request.model).toBe(testModel);
+    expect(provider.calls[0]?.request.messages.map(textOf)).toEqual(["earlier", "hi"]);
+    expect(provider.calls[0]?.request.model).toEqual(testModel);
   });
 
   it("runs tool calls, appends results and continues until the model stops", async () => {
-    const provider = createTestProvider([
+    const provider = createScriptedProvider([
       {
         content: [
           { type: "text", text: "let me" },
@@ -102,7 +103,7 @@ describe("runAgentLoop: turns and events", () => {
       details: { id: "c1" },
       isError: false,
     });
-    const second = provider.requests[1]?.request;
+    const second = provider.calls[1]?.request;
     expect(second?.messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult"]);
     expect(second?.systemPrompt).toBe("Be brief.");
     expect(second?.tools).toEqual([
@@ -113,25 +114,24 @@ describe("runAgentLoop: turns and events", () => {
   });
 
   it("passes stream options and its own signal to the provider", async () => {
-    const provider = createTestProvider([{ content: [{ type: "text", text: "ok" }] }]);
+    const provider = createScriptedProvider([{ content: [{ type: "text", text: "ok" }] }]);
     await runAgentLoop({
       provider,
       model: testModel,
       messages: [user("q")],
       streamOptions: { maxTokens: 99, temperature: 0.5 },
     });
-    const options = provider.requests[0]?.options;
-    expect(options).toMatchObject({ maxTokens: 99, temperature: 0.5 });
-    expect(options?.signal).toBeInstanceOf(AbortSignal);
+    const options = provider.calls[0]?.options;
+    expect(options).toMatchObject({ maxTokens: 99, temperature: 0.5, hasSignal: true });
   });
 
   it("ends with stop reason error when the provider reports an error, running no tools", async () => {
     let ran = false;
-    const provider = createTestProvider([
+    const provider = createScriptedProvider([
       {
-        content: [{ type: "toolCall", id: "c1", name: "echo", arguments: { text: "x" } }],
-        stopReason: "error",
-        errorMessage: "overloaded",
+        error: "PROVIDER_SERVER_ERROR",
+        message: "overloaded",
+        partial: [{ type: "toolCall", id: "c1", name: "echo", arguments: { text: "x" } }],
       },
     ]);
     const recorder = recordEvents();
@@ -161,20 +161,20 @@ describe("runAgentLoop: turns and events", () => {
   });
 
   it("turns a provider that throws into an error response instead of throwing", async () => {
-    const provider = createTestProvider([]);
+    const provider = createScriptedProvider([]);
     const result = await runAgentLoop({ provider, model: testModel, messages: [user("q")] });
     expect(result.stopReason).toBe("error");
     expect(result.messages[0]).toMatchObject({
       role: "assistant",
       stopReason: "error",
-      errorMessage: 'provider "scripted" failed: no scripted response left for request 1',
+      errorMessage: 'provider "scripted" failed: scripted: stream() call 1 has no script entry left',
       provider: "scripted",
       model: "scripted-model",
     });
   });
 
   it("reports a stream that ends without a final event as an error", async () => {
-    const provider = createTestProvider([]);
+    const provider = createScriptedProvider([]);
     provider.stream = async function* () {};
     const result = await runAgentLoop({ provider, model: testModel, messages: [user("q")] });
     expect(result.messages[0]).toMatchObject({
@@ -187,7 +187,7 @@ describe("runAgentLoop: turns and events", () => {
 describe("runAgentLoop: programmer errors", () => {
   it("rejects an unusable config before agent-start", async () => {
     const recorder = recordEvents();
-    const provider = createTestProvider([]);
+    const provider = createScriptedProvider([]);
     const failure = await runAgentLoop({
       provider,
       model: testModel,
@@ -209,7 +209,13 @@ describe("runAgentLoop: programmer errors", () => {
   });
 
   it("aborts the run and rejects with AGENT_LOOP_EVENT_HANDLER_FAILED when onEvent throws", async () => {
-    const provider = createTestProvider([{ content: [{ type: "text", text: "x" }], hang: true }]);
+    let signal: AbortSignal | undefined;
+    const provider = createScriptedProvider([
+      (_request, options) => {
+        signal = options.signal;
+        return { content: [{ type: "text", text: "x" }], eventDelayMs: 1 };
+      },
+    ]);
     const failure = await runAgentLoop({
       provider,
       model: testModel,
@@ -220,6 +226,6 @@ describe("runAgentLoop: programmer errors", () => {
     }).catch((error: unknown) => error);
     expect((failure as AgentLoopError).code).toBe("AGENT_LOOP_EVENT_HANDLER_FAILED");
     expect(((failure as Error).cause as Error).message).toBe("listener bug");
-    expect(provider.requests[0]?.options?.signal?.aborted).toBe(true);
+    expect(signal?.aborted).toBe(true);
   });
 });

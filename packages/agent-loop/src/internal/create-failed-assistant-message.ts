@@ -1,5 +1,5 @@
+import type { Model } from "@arbor/providers";
 import { type AssistantMessage, createEmptyUsage } from "@arbor/providers";
-import type { Model } from "./provider-contract";
 
 /**
  * Builds the assistant message that stands for a response that failed or was aborted outside the

@@ -1,10 +1,9 @@
-import type { AssistantMessage, Tool } from "@arbor/providers";
+import type { AssistantMessage, Model, ProviderEvent, Tool } from "@arbor/providers";
 import type { AgentLoopConfig } from "../agent-loop-config";
 import type { AgentMessage } from "../agent-message";
 import { convertToLlm as defaultConvertToLlm } from "../convert-to-llm";
 import { normalizeContext as defaultNormalizeContext } from "../normalize-context";
 import { createFailedAssistantMessage } from "./create-failed-assistant-message";
-import type { Model, ProviderEvent } from "./provider-contract";
 import type { SerialEmitter } from "./serial-emitter";
 
 /** What {@link streamAssistantResponse} needs for one request. */

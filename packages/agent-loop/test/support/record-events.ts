@@ -1,15 +1,20 @@
 import type { AgentEvent } from "../../src/agent-event";
 import type { AgentMessage } from "../../src/agent-message";
 
-/** Collects a run's events and renders them as short labels for order assertions. */
+/**
+ * Collects a run's events and short labels for order assertions. Labels are taken when the event
+ * arrives: streaming messages are live objects that change afterwards.
+ */
 export function recordEvents() {
   const events: AgentEvent[] = [];
+  const labels: string[] = [];
   return {
     events,
     onEvent: (event: AgentEvent) => {
       events.push(event);
+      labels.push(label(event));
     },
-    labels: () => events.map(label),
+    labels: () => [...labels],
   };
 }
 
