@@ -78,6 +78,7 @@ describe("package surface", () => {
         "errorReply",
         "overflowReply",
         "rateLimitReply",
+        "rawStreamReply",
         "serverErrorReply",
         "startWireServer",
         "textReply",

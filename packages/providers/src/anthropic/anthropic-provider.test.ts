@@ -11,6 +11,7 @@ import {
   contentReply,
   overflowReply,
   rateLimitReply,
+  rawStreamReply,
   serverErrorReply,
   textReply,
   toolCallReply,
@@ -401,6 +402,38 @@ describe("createAnthropicProvider: faults", () => {
       if (event.type === "text-delta") break;
     }
     await vi.waitFor(() => expect(server.requests[0]?.outcome).toBe("client-gone"));
+  });
+
+  it("rejects a malformed stream as PROVIDER_INVALID_RESPONSE without retrying", async () => {
+    server.enqueue(
+      rawStreamReply([
+        {
+          event: "message_start",
+          data: {
+            type: "message_start",
+            message: {
+              id: "m",
+              type: "message",
+              role: "assistant",
+              model: "x",
+              content: [],
+              usage: { input_tokens: 1, output_tokens: 0 },
+            },
+          },
+        },
+        {
+          event: "content_block_start",
+          data: { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        },
+        {
+          event: "content_block_delta",
+          data: { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "s" } },
+        },
+      ]),
+    );
+    const result = await collectEvents(provider().stream({ model: haiku, messages: hello }));
+    expect(result.error?.code).toBe("PROVIDER_INVALID_RESPONSE");
+    expect(server.requests).toHaveLength(1);
   });
 
   it("aborts during the wait before a retry", async () => {

@@ -1,5 +1,5 @@
 import { createEmptyUsage } from "../create-empty-usage";
-import type { ProviderError } from "../errors/provider-error";
+import { ProviderError } from "../errors/provider-error";
 import type { AssistantMessage, StopReason, TextContent, ThinkingContent, ToolCall, Usage } from "../message";
 import { calculateCost } from "../model/calculate-cost";
 import type { Model } from "../model/model";
@@ -172,7 +172,14 @@ export class AssistantMessageBuilder {
   private block<T extends AssistantMessage["content"][number]>(index: number, type: T["type"]): T {
     const block = this.message.content[index];
     if (!block || block.type !== type) {
-      throw new Error(`AssistantMessageBuilder: block ${index} is not a ${type} block`);
+      // Only a malformed provider stream can refer to a block that is not there.
+      throw new ProviderError(
+        "PROVIDER_INVALID_RESPONSE",
+        `${this.message.provider}: stream refers to block ${index} as ${type}`,
+        {
+          provider: this.message.provider,
+        },
+      );
     }
     return block as T;
   }

@@ -10,6 +10,7 @@ import {
   contentReply,
   overflowReply,
   rateLimitReply,
+  rawStreamReply,
   serverErrorReply,
   textReply,
   toolCallReply,
@@ -204,6 +205,45 @@ describe("createOpenAIProvider (chat): responses", () => {
       role: "user",
       content: [{ type: "text" }, { type: "image_url", image_url: { url: "data:image/png;base64,BBBB" } }],
     });
+  });
+
+  it("reads tool calls from servers that omit the index or send the name late", async () => {
+    const chunk = (delta: unknown, finish: string | null = null) => ({
+      id: "x",
+      object: "chat.completion.chunk",
+      created: 1,
+      model: "local",
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    server.enqueue(
+      rawStreamReply([
+        {
+          data: chunk({
+            tool_calls: [{ id: "a", type: "function", function: { name: "one", arguments: "{}" } }],
+          }),
+        },
+        {
+          data: chunk({
+            tool_calls: [{ id: "b", type: "function", function: { name: "two", arguments: '{"k":1}' } }],
+          }),
+        },
+        {
+          data: chunk({
+            tool_calls: [{ index: 5, id: "c", type: "function", function: { arguments: "{" } }],
+          }),
+        },
+        { data: chunk({ tool_calls: [{ index: 5, function: { name: "three", arguments: "}" } }] }) },
+        { data: chunk({}, "stop") },
+        { data: "[DONE]" },
+      ]),
+    );
+    const result = await collectEvents(provider().stream({ model: gpt41, messages: hello }));
+    expect(result.message.content).toEqual([
+      { type: "toolCall", id: "a", name: "one", arguments: {} },
+      { type: "toolCall", id: "b", name: "two", arguments: { k: 1 } },
+      { type: "toolCall", id: "c", name: "three", arguments: {} },
+    ]);
+    expect(result.message.stopReason).toBe("toolUse");
   });
 
   it("maps finish_reason length and content_filter", async () => {

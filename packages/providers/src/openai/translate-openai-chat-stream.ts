@@ -65,15 +65,20 @@ export async function* translateOpenAIChatStream(
       yield builder.appendText(textBlock, delta.content);
     }
     for (const call of delta.tool_calls ?? []) {
-      let index = toolBlocks.get(call.index);
+      // Servers that omit `index` send each call whole in one chunk.
+      const key = typeof call.index === "number" ? call.index : -1 - toolBlocks.size;
+      let index = toolBlocks.get(key);
       if (index === undefined) {
         yield* closeProse();
-        const id = call.id || `call_${call.index}_${Math.random().toString(36).slice(2, 10)}`;
+        const id = call.id || `call_${toolBlocks.size}_${Math.random().toString(36).slice(2, 10)}`;
         const opened = builder.openToolCall(id, call.function?.name ?? "");
         index = opened.index;
-        toolBlocks.set(call.index, index);
+        toolBlocks.set(key, index);
         yield opened.event;
       }
+      const block = builder.message.content[index];
+      if (block?.type === "toolCall" && block.name === "" && call.function?.name)
+        block.name = call.function.name;
       if (call.function?.arguments) yield builder.appendToolArguments(index, call.function.arguments);
     }
     if (choice.finish_reason) finishReason = choice.finish_reason;

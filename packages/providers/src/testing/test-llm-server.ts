@@ -173,6 +173,13 @@ export function createTestLlmServer(options: TestLlmServerOptions = {}): TestLlm
         typeof spec.body === "function" ? (spec.body as (route: WireRoute) => unknown)(route) : spec.body;
       return sendJson(response, spec.status, errorBody, spec.headers);
     }
+    if (spec.kind === "raw-stream") {
+      const events = spec.events.map((item) => ({
+        ...(item.event === undefined ? {} : { event: item.event }),
+        data: typeof item.data === "string" ? item.data : JSON.stringify(item.data),
+      }));
+      return sendEventStream(response, events, spec);
+    }
     const requestBody = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
     const rendered = render(route, spec, requestBody, ++serial);
     if (spec.errorAfterEvents !== undefined) {

@@ -1,5 +1,12 @@
 import { overflowErrorBody } from "./overflow-error-bodies";
-import type { OverflowFlavor, WireBlock, WireError, WireResponse, WireRoute } from "./wire-reply";
+import type {
+  OverflowFlavor,
+  WireBlock,
+  WireError,
+  WireRawStream,
+  WireResponse,
+  WireRoute,
+} from "./wire-reply";
 
 type ResponseOptions = Omit<WireResponse, "kind" | "content">;
 
@@ -89,4 +96,12 @@ export function serverErrorReply(status = 500): WireError {
 export function overflowReply(flavor: OverflowFlavor = "native"): WireError {
   const status = flavor === "native" ? 400 : overflowErrorBody(flavor, "anthropic-messages").status;
   return errorReply(status, (route: WireRoute) => overflowErrorBody(flavor, route).body);
+}
+
+/** A stream of literal SSE events (`data` JSON-serialised unless a string), served as is. */
+export function rawStreamReply(
+  events: WireRawStream["events"],
+  options: Omit<WireRawStream, "kind" | "events"> = {},
+): WireRawStream {
+  return { kind: "raw-stream", events, ...options };
 }

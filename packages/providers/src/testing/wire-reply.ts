@@ -78,13 +78,24 @@ export type OverflowFlavor =
   | "lm-studio";
 
 /**
+ * A stream sent verbatim, for servers whose output the renderers do not produce (quirky
+ * OpenAI-compatible servers, malformed streams). `data` is JSON-serialised unless a string.
+ */
+export interface WireRawStream {
+  kind: "raw-stream";
+  events: Array<{ event?: string; data: unknown }>;
+  eventDelayMs?: number;
+  cutAfterEvents?: number;
+}
+
+/**
  * A generated reply: called with the parsed request body and the route, returns the reply to
  * serve. Lets a script react to what the client sent.
  */
 export type WireReplyFunction = (request: { route: WireRoute; body: unknown }) => WireReplySpec;
 
 /** A reply that is data, not a function. */
-export type WireReplySpec = WireResponse | WireError;
+export type WireReplySpec = WireResponse | WireError | WireRawStream;
 
 /** One entry of the test server's script. */
 export type WireReply = WireReplySpec | WireReplyFunction;
