@@ -61,6 +61,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
           env,
           envVar: BASE_URL_ENV,
         }) ?? DEFAULT_BASE_URL;
+      // Built before any request: malformed input throws here, as a programmer error.
+      const body = buildAnthropicRequest(request, streamOptions);
       let capture: CapturingFetch | undefined;
       const progress: StreamProgress = { responseStarted: false };
       return streamWithRetries({
@@ -84,7 +86,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
             fetch: capture.fetch,
             defaultHeaders: { ...options.headers, ...model.headers },
           });
-          const events = await client.messages.create(buildAnthropicRequest(request, streamOptions), {
+          const events = await client.messages.create(body, {
             signal: streamOptions.signal,
             headers: streamOptions.headers,
           });

@@ -25,12 +25,34 @@ function describe(error: unknown): string {
   return parts.filter((part) => part).join(": ");
 }
 
+const TRANSPORT_NAMES = new Set(["APIConnectionError", "APIConnectionTimeoutError", "TimeoutError"]);
+const TRANSPORT_TEXT =
+  /fetch failed|terminated|socket|other side closed|network|premature close|timed? ?out/i;
+
+/**
+ * True for failures of the connection itself: the SDKs' connection errors, and undici's
+ * `TypeError: fetch failed` / `terminated` with a socket or system error code somewhere in the
+ * cause chain. Parse errors count too (a truncated event); bugs elsewhere do not.
+ */
+function isTransportFailure(error: unknown): boolean {
+  if (error instanceof SyntaxError) return true;
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (TRANSPORT_NAMES.has(current.name) || TRANSPORT_TEXT.test(current.message)) return true;
+    if (typeof code === "string" && /^(UND_ERR|E[A-Z]+$)/.test(code)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
 /**
  * Maps anything an SDK call can throw to a {@link ProviderError}, without importing either SDK:
  * HTTP status errors (classified from the captured raw body when available, else from the SDK
  * error's `status` / `error` / `headers`), error events inside a stream (an `error` body without
- * status), JSON parse failures (`PROVIDER_INVALID_RESPONSE`), and connection failures
- * (`PROVIDER_STREAM_INTERRUPTED` once the response started, else `PROVIDER_NETWORK_ERROR`).
+ * status), JSON parse failures (`PROVIDER_INVALID_RESPONSE`), connection failures
+ * (`PROVIDER_STREAM_INTERRUPTED` once the response started, else `PROVIDER_NETWORK_ERROR`), and
+ * anything else as a non-retryable `PROVIDER_INVALID_RESPONSE`.
  * Abort is decided by the caller from its signal, not here. Never throws.
  */
 export function toProviderError(error: unknown, context: ToProviderErrorContext): ProviderError {
@@ -53,6 +75,15 @@ export function toProviderError(error: unknown, context: ToProviderErrorContext)
     return classifyProviderError(undefined, shape.error, undefined, options);
   }
   const text = redactSecrets(describe(error), context.secrets);
+  if (!isTransportFailure(error)) {
+    return new ProviderError(
+      "PROVIDER_INVALID_RESPONSE",
+      `${context.provider}: unexpected failure: ${text}`,
+      {
+        provider: context.provider,
+      },
+    );
+  }
   if (error instanceof SyntaxError) {
     return new ProviderError(
       "PROVIDER_INVALID_RESPONSE",

@@ -202,3 +202,16 @@ describe("normalizeMessagesForProvider", () => {
     expect(messages).toEqual(before);
   });
 });
+
+describe("normalizeMessagesForProvider: untyped input", () => {
+  it("treats null content as empty", () => {
+    const messages = [
+      { role: "user", content: null, timestamp: 1 },
+      assistant([call("t1")]),
+      { ...result("t1"), content: null },
+    ] as unknown as Message[];
+    const normalized = normalizeMessagesForProvider(messages, claude);
+    expect(normalized[0]).toMatchObject({ role: "user", content: "" });
+    expect(normalized[2]).toMatchObject({ role: "toolResult", content: [] });
+  });
+});

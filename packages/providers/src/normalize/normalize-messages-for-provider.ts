@@ -70,6 +70,12 @@ function missingResult(call: ToolCall, timestamp: number): ToolResultMessage {
   };
 }
 
+/** Old session files and untyped callers may carry `content: null`; treat it as empty. */
+function withContent(message: Message): Message {
+  if (message.content != null) return message;
+  return { ...message, content: message.role === "user" ? "" : [] } as Message;
+}
+
 /**
  * Prepares a conversation for `targetModel`'s API. Every adapter runs it before converting; it is
  * exported so that callers can see exactly what will be sent. Rules, in order:
@@ -90,7 +96,7 @@ function missingResult(call: ToolCall, timestamp: number): ToolResultMessage {
  * 5. For a model without image input, images in user messages and tool results become one
  *    placeholder text per run of images.
  *
- * Pure: returns a new array, never mutates `messages` or their blocks (unchanged messages are
+ * A missing (`null`) content counts as empty. Pure: returns a new array, never mutates `messages` or their blocks (unchanged messages are
  * shared by reference). Never throws.
  */
 export function normalizeMessagesForProvider(messages: readonly Message[], targetModel: Model): Message[] {
@@ -112,7 +118,8 @@ export function normalizeMessagesForProvider(messages: readonly Message[], targe
     heldUsers = [];
   };
 
-  for (const message of messages) {
+  for (const raw of messages) {
+    const message = withContent(raw);
     if (message.role === "assistant") {
       closeSegment();
       if (message.stopReason === "error" || message.stopReason === "aborted") {

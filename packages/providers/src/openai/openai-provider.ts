@@ -68,6 +68,10 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
           env,
           envVar: BASE_URL_ENV,
         }) ?? DEFAULT_BASE_URL;
+      // Built before any request: malformed input throws here, as a programmer error.
+      const chatBody =
+        model.api === "openai-chat" ? buildOpenAIChatRequest(request, streamOptions) : undefined;
+      const responsesBody = chatBody ? undefined : buildOpenAIResponsesRequest(request, streamOptions);
       let capture: CapturingFetch | undefined;
       const progress: StreamProgress = { responseStarted: false };
       return streamWithRetries({
@@ -95,17 +99,11 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
             defaultHeaders: { ...options.headers, ...model.headers },
           });
           const requestOptions = { signal: streamOptions.signal, headers: streamOptions.headers };
-          if (model.api === "openai-chat") {
-            const chunks = await client.chat.completions.create(
-              buildOpenAIChatRequest(request, streamOptions),
-              requestOptions,
-            );
+          if (chatBody) {
+            const chunks = await client.chat.completions.create(chatBody, requestOptions);
             yield* translateOpenAIChatStream(chunks, builder, progress);
-          } else {
-            const events = await client.responses.create(
-              buildOpenAIResponsesRequest(request, streamOptions),
-              requestOptions,
-            );
+          } else if (responsesBody) {
+            const events = await client.responses.create(responsesBody, requestOptions);
             yield* translateOpenAIResponsesStream(events, builder, progress);
           }
         },
