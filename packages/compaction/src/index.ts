@@ -3,10 +3,19 @@ export type {
   BranchSummarySessionView,
 } from "./branch/collect-entries-for-branch-summary";
 export { collectEntriesForBranchSummary } from "./branch/collect-entries-for-branch-summary";
+export type { BranchSummaryOptions, BranchSummaryResult } from "./branch/generate-branch-summary";
+export { EMPTY_BRANCH_SUMMARY, generateBranchSummary } from "./branch/generate-branch-summary";
 export type { PrepareBranchEntriesOptions, PreparedBranchEntries } from "./branch/prepare-branch-entries";
 export { prepareBranchEntries } from "./branch/prepare-branch-entries";
 export type { CompactionErrorCode } from "./compaction-error";
 export { CompactionError } from "./compaction-error";
+export type {
+  BranchCompactorCallOptions,
+  Compactor,
+  CompactorCallOptions,
+  DefaultCompactorOptions,
+} from "./compactor";
+export { createDefaultCompactor } from "./compactor";
 export type { CutPointResult, FindCutPointOptions } from "./cut-point/find-cut-point";
 export { findCutPoint, findTurnStartIndex } from "./cut-point/find-cut-point";
 export type {
@@ -41,6 +50,21 @@ export {
   shouldCompact,
 } from "./settings/compaction-settings";
 export { CompactionSettingsError } from "./settings/compaction-settings-error";
+export type { CompactionResult, CompactOptions } from "./summary/compact";
+export { compact } from "./summary/compact";
+export type { GeneratedSummary, GenerateSummaryOptions } from "./summary/generate-summary";
+export { generateSummary, generateTurnPrefixSummary } from "./summary/generate-summary";
+export { fitSummaryMaxTokens } from "./summary/request-summary";
+export type { SummaryModelOptions } from "./summary/summary-model-options";
+export {
+  BRANCH_SUMMARY_PREAMBLE,
+  BRANCH_SUMMARY_PROMPT,
+  INITIAL_SUMMARY_PROMPT,
+  SPLIT_TURN_SEPARATOR,
+  SUMMARY_SYSTEM_PROMPT,
+  TURN_PREFIX_SUMMARY_PROMPT,
+  UPDATE_SUMMARY_PROMPT,
+} from "./summary/summary-prompts";
 export { calculateContextTokens } from "./tokens/calculate-context-tokens";
 export type {
   CalibratedEstimator,
