@@ -1,20 +1,15 @@
 import OpenAI from "openai";
-import { ProviderError } from "../errors/provider-error";
-import { assertProviderRequest } from "../internal/assert-provider-request";
-import { type CapturingFetch, captureErrorResponses } from "../internal/capture-error-responses";
-import { resolveSetting } from "../internal/resolve-setting";
-import type { StreamProgress } from "../internal/stream-progress";
-import { streamWithRetries } from "../internal/stream-with-retries";
-import { toProviderError } from "../internal/to-provider-error";
-import type { Provider, ProviderRequest, RetryOptions, StreamOptions } from "../provider/provider";
-import type { ProviderEvent } from "../provider/provider-event";
+import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
+import { createSdkProvider, type SdkProviderOptions } from "../internal/create-sdk-provider";
+import type { Provider, ProviderRequest, StreamOptions } from "../provider/provider";
 import { buildOpenAIChatRequest } from "./build-openai-chat-request";
 import { buildOpenAIResponsesRequest } from "./build-openai-responses-request";
 import { translateOpenAIChatStream } from "./translate-openai-chat-stream";
 import { translateOpenAIResponsesStream } from "./translate-openai-responses-stream";
 
 /** Settings of {@link createOpenAIProvider}; per-call `StreamOptions` win over them. */
-export interface OpenAIProviderOptions {
+export interface OpenAIProviderOptions extends SdkProviderOptions {
   /** API key. Default: `OPENAI_API_KEY` from `env`. */
   apiKey?: string;
   /** Endpoint including `/v1`. Default: the model's `baseUrl`, then `OPENAI_BASE_URL`, then OpenAI's. */
@@ -22,18 +17,25 @@ export interface OpenAIProviderOptions {
   /** Headers sent with every request. */
   headers?: Record<string, string>;
   /** Default retry policy (see `RetryOptions`). */
-  retry?: RetryOptions;
+  retry?: SdkProviderOptions["retry"];
   /** Environment to read keys and URLs from. Default `process.env`. */
   env?: Record<string, string | undefined>;
   /** `fetch` implementation handed to the SDK. Default the global `fetch`. */
   fetch?: typeof fetch;
 }
 
-const API_KEY_ENV = "OPENAI_API_KEY";
-const BASE_URL_ENV = "OPENAI_BASE_URL";
-const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+type OpenAIRequestBody =
+  | { api: "openai-chat"; params: ChatCompletionCreateParamsStreaming }
+  | { api: "openai-responses"; params: ResponseCreateParamsStreaming };
+
 /** Sent to servers that need no key, because the SDK refuses to run without one. */
 const NO_KEY_PLACEHOLDER = "no-key";
+
+function buildBody(request: ProviderRequest, options: StreamOptions): OpenAIRequestBody {
+  return request.model.api === "openai-chat"
+    ? { api: "openai-chat", params: buildOpenAIChatRequest(request, options) }
+    : { api: "openai-responses", params: buildOpenAIResponsesRequest(request, options) };
+}
 
 /**
  * Creates a provider for models with `api: "openai-chat"` (Chat Completions) or
@@ -47,74 +49,33 @@ const NO_KEY_PLACEHOLDER = "no-key";
  * when no key is configured. The key is never logged, stored, or put in an error message.
  */
 export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provider {
-  const env = options.env ?? process.env;
-  return {
-    specificationVersion: "v1",
-    name: "openai",
-    stream(request: ProviderRequest, streamOptions: StreamOptions = {}): AsyncIterable<ProviderEvent> {
-      assertProviderRequest("openai", request, ["openai-chat", "openai-responses"]);
-      const { model } = request;
-      const apiKey = resolveSetting({
-        call: streamOptions.apiKey,
-        provider: options.apiKey,
-        env,
-        envVar: API_KEY_ENV,
-      });
-      const baseURL =
-        resolveSetting({
-          call: streamOptions.baseUrl,
-          model: model.baseUrl,
-          provider: options.baseUrl,
-          env,
-          envVar: BASE_URL_ENV,
-        }) ?? DEFAULT_BASE_URL;
-      // Built before any request: malformed input throws here, as a programmer error.
-      const chatBody =
-        model.api === "openai-chat" ? buildOpenAIChatRequest(request, streamOptions) : undefined;
-      const responsesBody = chatBody ? undefined : buildOpenAIResponsesRequest(request, streamOptions);
-      let capture: CapturingFetch | undefined;
-      const progress: StreamProgress = { responseStarted: false };
-      return streamWithRetries({
-        model,
-        signal: streamOptions.signal,
-        retry: streamOptions.retry ?? options.retry,
-        async *runAttempt({ builder }) {
-          if (!apiKey && model.provider === "openai") {
-            throw new ProviderError(
-              "PROVIDER_MISSING_API_KEY",
-              `openai: no API key; set ${API_KEY_ENV} or pass apiKey`,
-              {
-                provider: model.provider,
-                envVar: API_KEY_ENV,
-              },
-            );
-          }
-          progress.responseStarted = false;
-          capture = captureErrorResponses(options.fetch);
-          const client = new OpenAI({
-            apiKey: apiKey ?? NO_KEY_PLACEHOLDER,
-            baseURL,
-            maxRetries: 0,
-            fetch: capture.fetch,
-            defaultHeaders: { ...options.headers, ...model.headers },
-          });
-          const requestOptions = { signal: streamOptions.signal, headers: streamOptions.headers };
-          if (chatBody) {
-            const chunks = await client.chat.completions.create(chatBody, requestOptions);
-            yield* translateOpenAIChatStream(chunks, builder, progress);
-          } else if (responsesBody) {
-            const events = await client.responses.create(responsesBody, requestOptions);
-            yield* translateOpenAIResponsesStream(events, builder, progress);
-          }
-        },
-        toError: (error) =>
-          toProviderError(error, {
-            provider: model.provider,
-            secrets: [apiKey],
-            captured: capture?.last,
-            responseStarted: progress.responseStarted,
-          }),
-      });
+  return createSdkProvider<OpenAIRequestBody>(
+    {
+      name: "openai",
+      apis: ["openai-chat", "openai-responses"],
+      apiKeyEnv: "OPENAI_API_KEY",
+      baseUrlEnv: "OPENAI_BASE_URL",
+      defaultBaseUrl: "https://api.openai.com/v1",
+      requiresKey: (model) => model.provider === "openai",
+      buildBody,
+      async *run(attempt) {
+        const client = new OpenAI({
+          apiKey: attempt.apiKey ?? NO_KEY_PLACEHOLDER,
+          baseURL: attempt.baseUrl,
+          maxRetries: 0,
+          fetch: attempt.fetch,
+          defaultHeaders: attempt.defaultHeaders,
+        });
+        const requestOptions = { signal: attempt.options.signal, headers: attempt.options.headers };
+        if (attempt.body.api === "openai-chat") {
+          const chunks = await client.chat.completions.create(attempt.body.params, requestOptions);
+          yield* translateOpenAIChatStream(chunks, attempt.builder, attempt.progress);
+        } else {
+          const events = await client.responses.create(attempt.body.params, requestOptions);
+          yield* translateOpenAIResponsesStream(events, attempt.builder, attempt.progress);
+        }
+      },
     },
-  };
+    options,
+  );
 }
