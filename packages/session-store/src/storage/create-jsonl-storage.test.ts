@@ -23,7 +23,12 @@ describe("createJsonlStorage", () => {
   it("creates the file on the first append, header first, one line per entry", () => {
     const path = tmp.file("sub/dir/s.jsonl");
     const storage = createJsonlStorage(path);
-    expect(storage.load()).toEqual({ header: undefined, records: [], issues: [] });
+    expect(storage.load()).toEqual({
+      header: undefined,
+      records: [],
+      issues: [],
+      parentIndex: new Int32Array(0),
+    });
     expect(existsSync(path)).toBe(false);
     storage.append([header(), message("a", null)]);
     storage.append([message("b", "a", "assistant")]);

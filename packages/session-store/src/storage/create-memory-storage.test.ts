@@ -15,7 +15,12 @@ function codeOf(fn: () => unknown): string | undefined {
 describe("createMemoryStorage", () => {
   it("starts empty, needs a header first, and reads back what was appended", () => {
     const storage = createMemoryStorage();
-    expect(storage.load()).toEqual({ header: undefined, records: [], issues: [] });
+    expect(storage.load()).toEqual({
+      header: undefined,
+      records: [],
+      issues: [],
+      parentIndex: new Int32Array(0),
+    });
     expect(codeOf(() => storage.append([message("a", null)]))).toBe("SESSION_HEADER_INVALID");
     storage.append([header(), ...chain(3)]);
     expect(storage.readEntry(2)).toEqual(chain(3)[2]);

@@ -26,6 +26,8 @@ export interface MemorySessionStorage extends SessionStorage {
   readonly path: undefined;
   /** The 1-based line of the entry at `index` in `toJsonl()`, `undefined` outside the records. */
   lineOf(index: number): number | undefined;
+  /** Index of the last entry with this id (appended ones included), `undefined` when none. */
+  indexOfId(id: string): number | undefined;
   /** The whole session as JSONL text, every line kept (corrupt ones included), ending with a newline. */
   toJsonl(): string;
 }
@@ -103,8 +105,9 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       header = scanner.header;
       lines = text === "" ? [] : text.replace(/\n$/, "").split("\n");
       recordLines = table.records.map((_, i) => table.lineOf(i) - 1);
+      table.settleParents();
       state = "loaded";
-      return { header, records: table.records.slice(), issues };
+      return { header, records: table.records.slice(), issues, parentIndex: table.parentIndex() };
     },
     readEntry(index: number): Record<string, unknown> {
       assertLoaded();
@@ -121,6 +124,11 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     lineOf(index: number): number | undefined {
       const lineIndex = recordLines[index];
       return lineIndex === undefined ? undefined : lineIndex + 1;
+    },
+    indexOfId(id: string): number | undefined {
+      assertLoaded();
+      const index = table.indexOfId(id);
+      return index < 0 ? undefined : index;
     },
     append(entries: readonly Record<string, unknown>[]): void {
       assertLoaded();

@@ -69,6 +69,8 @@ export interface JsonlSessionStorage extends SessionStorage {
   readonly readOnly: boolean;
   /** The 1-based file line of the entry at `index`, `undefined` outside `0..records-1`. */
   lineOf(index: number): number | undefined;
+  /** Index of the last entry with this id (appended ones included), `undefined` when none. */
+  indexOfId(id: string): number | undefined;
   /** fsyncs appended data now, whatever the mode. Throws `SESSION_WRITE_FAILED`. */
   sync(): void;
   /**

@@ -50,6 +50,14 @@ export interface StorageLoadResult {
   records: StoredEntryRecord[];
   /** Corrupt and torn lines, in file order. */
   issues: StorageLoadIssue[];
+  /**
+   * Optional, same length as `records`: `parentIndex[i]` is the index in `records` of the entry whose
+   * id is `records[i].parentId` (the last one with that id, as pi's `byId` map resolves it; lines of
+   * `type: "session"` never count), or -1 for `parentId: null`, -2 when there is no `parentId` field
+   * (version 1), -3 when no entry has that id. Lets the store walk the tree without building an id map.
+   * Both shipped backends provide it; the array belongs to the caller.
+   */
+  parentIndex?: Int32Array;
 }
 
 /** A storage backend for one session. */
@@ -79,6 +87,12 @@ export interface SessionStorage {
    * uses it to name the line of an invalid entry in its issues (added for the store core).
    */
   lineOf?(index: number): number | undefined;
+  /**
+   * Optional: index (in `records` order, appended entries included) of the last entry with `id`, or
+   * `undefined` when none; `type: "session"` lines never count. Backed by a compact hash table, so
+   * the store needs no `Map` of every id. Both shipped backends provide it.
+   */
+  indexOfId?(id: string): number | undefined;
   /**
    * Appends entries as lines, one write per entry, durable per the backend's durability mode when this
    * returns. When the session has no header yet, `entries[0]` must be the header (`type: "session"`

@@ -74,8 +74,14 @@ export class JsonlStorage implements JsonlSessionStorage {
         this.lock = acquireSessionLock(this.fs, this.path);
       }
       const issues = this.openAndScan();
+      this.table.settleParents();
       this.state = "loaded";
-      return { header: this.scanner.header, records: this.table.records.slice(), issues };
+      return {
+        header: this.scanner.header,
+        records: this.table.records.slice(),
+        issues,
+        parentIndex: this.table.parentIndex(),
+      };
     } catch (error) {
       this.releaseResources();
       this.state = "closed";
@@ -146,6 +152,12 @@ export class JsonlStorage implements JsonlSessionStorage {
     return index >= 0 && index < this.table.size ? this.table.lineOf(index) : undefined;
   }
 
+  indexOfId(id: string): number | undefined {
+    this.assertLoaded();
+    const index = this.table.indexOfId(id);
+    return index < 0 ? undefined : index;
+  }
+
   append(entries: readonly Record<string, unknown>[]): void {
     this.assertWritable();
     if (entries.length === 0) return;
@@ -202,7 +214,7 @@ export class JsonlStorage implements JsonlSessionStorage {
       {
         header: this.scanner.header,
         records: this.table.records,
-        ...this.table.columns(),
+        columns: this.table.columns(),
         issues: this.scanner.issues,
         coveredBytes: covered.bytes,
         coveredLines: covered.lines,
@@ -263,7 +275,7 @@ export class JsonlStorage implements JsonlSessionStorage {
       const index = readSidecarIndex(this.fs, this.path, this.readFd, { size: file.size, ino: file.ino });
       if (index.ok) {
         const d = index.data;
-        this.table.adoptColumns(d.starts, d.lengths, d.lines, d.records);
+        this.table.adopt(d.records, d.columns);
         this.scanner = new LineScanner(this.path, this.table, { header: d.header, lineNo: d.coveredLines });
         this.scanner.issues.push(...d.issues);
         from = d.coveredBytes;
@@ -274,6 +286,8 @@ export class JsonlStorage implements JsonlSessionStorage {
         this.counters.indexRejectedReason = index.reason;
       }
     }
+    // Typical entries take 0.5-3 KB: reserve for the dense end so big files do not regrow as they scan.
+    this.table.reserve(this.table.size + Math.ceil((file.size - from) / 768));
     const scan = scanSessionFile(this.fs, this.readFd, this.scanner, from, file.size);
     this.scanner.requireHeader(scan.end > 0);
     this.fileSize = file.size;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { StorageLoadIssue, StoredEntryRecord } from "../session-storage";
+import { PARENT_ABSENT, PARENT_MISSING, PARENT_ROOT, type TableColumns } from "./record-table";
 import { readFully, type StorageFs } from "./storage-fs";
 
 /*
@@ -13,28 +14,24 @@ import { readFully, type StorageFs } from "./storage-fs";
  *   16  covered bytes f64   24  covered lines f64     32  file size when written f64
  *   40  file mtimeMs f64    48  file inode f64        56  sample digest (sha256, 32 bytes)
  *   88  payload digest (sha256, 32 bytes)             120 payload length f64
- *   128 payload: starts f64[n], lengths u32[n], lines u32[n], parentRef i32[n], typeIndex u16[n],
- *       roleIndex u16[n], zero padding to 8, then UTF-8 JSON {header, issues, types, roles, ids, parents}
+ *   128 payload: starts f64[n], lengths u32[n], lines u32[n], parent index i32[n], id hash u32[n],
+ *       typeIndex u16[n], roleIndex u16[n], zero padding to 4, slot count u32, id slots i32[slots],
+ *       zero padding to 8, then UTF-8 JSON {header, issues, types, roles, ids, parents, idCount, duplicates}
  *
- * parentRef: -1 null, -2 absent, -3 equal to the previous record's id, -4 next string of `parents`.
- * ids: a "\n"-joined string when every id is a string without "\n", else an array of string|null.
+ * parent index: the parent's record index, -1 null, -2 absent, -3 missing (its id is the next string
+ * of `parents`). ids: a "\n"-joined string when every id is a string without "\n", else an array of
+ * string|null. id slots/hashes: the open-addressing id table of the records (see IdIndex).
  */
 
 const MAGIC = "ARBORIDX";
-const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 2;
 const HEADER_BYTES = 128;
-const PARENT_NULL = -1;
-const PARENT_ABSENT = -2;
-const PARENT_PREVIOUS = -3;
-const PARENT_LISTED = -4;
 
 /** What the index covers and holds. */
 export interface SidecarIndexData {
   header: Record<string, unknown> | undefined;
   records: StoredEntryRecord[];
-  starts: Float64Array;
-  lengths: Uint32Array;
-  lines: Uint32Array;
+  columns: TableColumns;
   issues: StorageLoadIssue[];
   /** Bytes of the session file covered (always just after a newline). */
   coveredBytes: number;
@@ -167,9 +164,8 @@ function sampleDigest(fs: StorageFs, fd: number, covered: number): Buffer {
 }
 
 function encodePayload(data: SidecarIndexData): Buffer {
-  const { records } = data;
+  const { records, columns } = data;
   const n = records.length;
-  const parentRef = new Int32Array(n);
   const typeIndex = new Uint16Array(n);
   const roleIndex = new Uint16Array(n);
   const types: string[] = [];
@@ -181,31 +177,46 @@ function encodePayload(data: SidecarIndexData): Buffer {
   for (let i = 0; i < n; i++) {
     const r = records[i] as StoredEntryRecord;
     if (r.id === undefined || r.id.includes("\n")) simpleIds = false;
-    if (r.parentId === null) parentRef[i] = PARENT_NULL;
-    else if (r.parentId === undefined) parentRef[i] = PARENT_ABSENT;
-    else if (i > 0 && records[i - 1]?.id === r.parentId) parentRef[i] = PARENT_PREVIOUS;
-    else {
-      parentRef[i] = PARENT_LISTED;
-      parents.push(r.parentId);
-    }
+    if (columns.parents[i] === PARENT_MISSING) parents.push(r.parentId as string);
     typeIndex[i] = slot(typeSlots, types, r.type);
     roleIndex[i] = r.role === undefined ? 0 : slot(roleSlots, roles, r.role) + 1;
   }
   const ids = simpleIds ? records.map((r) => r.id).join("\n") : records.map((r) => r.id ?? null);
-  const json = Buffer.from(
-    JSON.stringify({ header: data.header, issues: data.issues, types, roles, ids, parents }),
-  );
-  const fixed = 8 * n + 4 * n * 3 + 2 * n * 2;
-  const padded = fixed + ((8 - (fixed % 8)) % 8);
-  const out = Buffer.alloc(padded + json.length);
+  const { idIndex } = columns;
+  const meta = {
+    header: data.header,
+    issues: data.issues,
+    types,
+    roles,
+    ids,
+    parents,
+    idCount: idIndex.count,
+    duplicates: idIndex.duplicates,
+  };
+  const json = Buffer.from(JSON.stringify(meta));
+  const slotCount = new Uint32Array([idIndex.slots.length]);
+  const parts = [
+    columns.starts,
+    columns.lengths,
+    columns.lines,
+    columns.parents,
+    idIndex.hashes,
+    typeIndex,
+    roleIndex,
+  ];
+  const chunks: Buffer[] = [];
   let at = 0;
-  for (const column of [data.starts, data.lengths, data.lines, parentRef, typeIndex, roleIndex]) {
-    const bytes = Buffer.from(column.buffer, column.byteOffset, column.byteLength);
-    bytes.copy(out, at);
-    at += bytes.length;
-  }
-  json.copy(out, padded);
-  return out;
+  const add = (view: ArrayBufferView, align: number) => {
+    const pad = (align - (at % align)) % align;
+    if (pad) chunks.push(Buffer.alloc(pad));
+    chunks.push(Buffer.from(view.buffer, view.byteOffset, view.byteLength));
+    at += pad + view.byteLength;
+  };
+  for (const part of parts) add(part, 1);
+  add(slotCount, 4);
+  add(idIndex.slots, 4);
+  add(json, 8);
+  return Buffer.concat(chunks);
 }
 
 function decodePayload(
@@ -215,7 +226,9 @@ function decodePayload(
   coveredLines: number,
 ): SidecarIndexData {
   let at = 0;
-  const take = <T extends Float64Array | Uint32Array | Int32Array | Uint16Array>(column: T): T => {
+  const take = <T extends Float64Array | Uint32Array | Int32Array | Uint16Array>(column: T, align = 1): T => {
+    at += (align - (at % align)) % align;
+    if (at + column.byteLength > payload.length) throw new Error("payload too short");
     new Uint8Array(column.buffer).set(payload.subarray(at, at + column.byteLength));
     at += column.byteLength;
     return column;
@@ -223,9 +236,13 @@ function decodePayload(
   const starts = take(new Float64Array(n));
   const lengths = take(new Uint32Array(n));
   const lines = take(new Uint32Array(n));
-  const parentRef = take(new Int32Array(n));
+  const parentIndex = take(new Int32Array(n));
+  const hashes = take(new Uint32Array(n));
   const typeIndex = take(new Uint16Array(n));
   const roleIndex = take(new Uint16Array(n));
+  const slotCount = take(new Uint32Array(1), 4)[0] as number;
+  if (slotCount === 0 || (slotCount & (slotCount - 1)) !== 0) throw new Error("bad id table size");
+  const slots = take(new Int32Array(slotCount), 4);
   at += (8 - (at % 8)) % 8;
   const meta = JSON.parse(payload.toString("utf8", at)) as {
     header: Record<string, unknown> | undefined;
@@ -234,35 +251,44 @@ function decodePayload(
     roles: string[];
     ids: string | (string | null)[];
     parents: string[];
+    idCount: number;
+    duplicates: boolean;
   };
   const ids = typeof meta.ids === "string" ? (n === 0 ? [] : meta.ids.split("\n")) : meta.ids;
   if (ids.length !== n) throw new Error("id count mismatch");
   const records: StoredEntryRecord[] = new Array(n);
-  let listed = 0;
   for (let i = 0; i < n; i++) {
-    const ref = parentRef[i] as number;
-    const parentId =
-      ref === PARENT_NULL
-        ? null
-        : ref === PARENT_ABSENT
-          ? undefined
-          : ref === PARENT_PREVIOUS
-            ? records[i - 1]?.id
-            : meta.parents[listed++];
     const role = roleIndex[i] as number;
     records[i] = {
       id: ids[i] ?? undefined,
-      parentId,
+      parentId: undefined,
       type: meta.types[typeIndex[i] as number] as string,
       role: role === 0 ? undefined : meta.roles[role - 1],
     };
   }
+  let listed = 0;
+  for (let i = 0; i < n; i++) {
+    const ref = parentIndex[i] as number;
+    if (ref >= n) throw new Error("parent index out of range");
+    (records[i] as StoredEntryRecord).parentId =
+      ref >= 0
+        ? records[ref]?.id
+        : ref === PARENT_ROOT
+          ? null
+          : ref === PARENT_ABSENT
+            ? undefined
+            : meta.parents[listed++];
+  }
   return {
     header: meta.header,
     records,
-    starts,
-    lengths,
-    lines,
+    columns: {
+      starts,
+      lengths,
+      lines,
+      parents: parentIndex,
+      idIndex: { slots, hashes, count: meta.idCount, duplicates: meta.duplicates },
+    },
     issues: meta.issues,
     coveredBytes,
     coveredLines,

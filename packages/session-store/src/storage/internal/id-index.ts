@@ -1,0 +1,143 @@
+import type { StoredEntryRecord } from "../session-storage";
+
+/**
+ * id -> record index, as an open-addressing hash table in typed arrays: no per-entry objects, so a
+ * million ids cost ~12 MB and no GC work (a `Map<string, number>` costs several times that). Like pi's
+ * `byId` map, the last record with a given id wins, and `type: "session"` records are not indexed.
+ */
+export class IdIndex {
+  /** Whether an id was seen twice (then earlier parent resolutions may point at a stale duplicate). */
+  duplicates = false;
+  private slots: Int32Array; // record index + 1; 0 = empty
+  private hashes: Uint32Array; // per record index
+  private mask: number;
+  private count = 0;
+
+  constructor(
+    private readonly records: StoredEntryRecord[],
+    expected = 1024,
+  ) {
+    let size = 1024;
+    while (size < expected * 2 && size < 1 << 30) size *= 2;
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+    this.hashes = new Uint32Array(Math.max(expected, 1024));
+  }
+
+  /** An index of every record of `records`. */
+  static build(records: StoredEntryRecord[]): IdIndex {
+    const index = new IdIndex(records, records.length);
+    for (let i = 0; i < records.length; i++) index.insert(i);
+    return index;
+  }
+
+  /** An index from a saved {@link IdIndexState} (sidecar index); `records` must be the same records. */
+  static restore(records: StoredEntryRecord[], state: IdIndexState): IdIndex {
+    const index = new IdIndex(records, 0);
+    index.slots = state.slots.slice();
+    index.mask = state.slots.length - 1;
+    index.hashes = new Uint32Array(Math.max(1024, records.length * 2));
+    index.hashes.set(state.hashes);
+    index.count = state.count;
+    index.duplicates = state.duplicates;
+    return index;
+  }
+
+  /** The table's state, to save it (views: copy before the index changes). */
+  state(): IdIndexState {
+    return {
+      slots: this.slots,
+      hashes: this.hashes.subarray(0, this.records.length),
+      count: this.count,
+      duplicates: this.duplicates,
+    };
+  }
+
+  /** FNV-1a over UTF-16 code units. */
+  static hash(id: string): number {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < id.length; i++) {
+      h ^= id.charCodeAt(i);
+      h = Math.imul(h, 0x01000193);
+    }
+    return h >>> 0;
+  }
+
+  /** Indexes `records[index]` (call in index order). */
+  insert(index: number): void {
+    const record = this.records[index] as StoredEntryRecord;
+    const id = record.id;
+    if (id === undefined || record.type === "session") return;
+    const h = IdIndex.hash(id);
+    if (index >= this.hashes.length) {
+      const grown = new Uint32Array(Math.max(this.hashes.length * 2, index + 1));
+      grown.set(this.hashes);
+      this.hashes = grown;
+    }
+    this.hashes[index] = h;
+    let slot = h & this.mask;
+    for (;;) {
+      const held = this.slots[slot] as number;
+      if (held === 0) break;
+      const other = held - 1;
+      if (this.hashes[other] === h && this.records[other]?.id === id) {
+        this.slots[slot] = index + 1; // the later entry wins, as in pi
+        this.duplicates = true;
+        return;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+    this.slots[slot] = index + 1;
+    if (++this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+  }
+
+  /** Makes room for about `expected` ids without further rehashing. */
+  reserve(expected: number): void {
+    let size = this.slots.length;
+    while (size < expected * 2 && size < 1 << 30) size *= 2;
+    if (size > this.slots.length) this.rehash(size);
+    if (expected > this.hashes.length) {
+      const grown = new Uint32Array(expected);
+      grown.set(this.hashes);
+      this.hashes = grown;
+    }
+  }
+
+  /** Index of the last record with this id, or -1. */
+  find(id: string): number {
+    const h = IdIndex.hash(id);
+    let slot = h & this.mask;
+    for (;;) {
+      const held = this.slots[slot] as number;
+      if (held === 0) return -1;
+      const other = held - 1;
+      if (this.hashes[other] === h && this.records[other]?.id === id) return other;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  private rehash(size: number): void {
+    const old = this.slots;
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+    for (let i = 0; i < old.length; i++) {
+      const held = old[i] as number;
+      if (held === 0) continue;
+      let slot = (this.hashes[held - 1] as number) & this.mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.slots[slot] = held;
+    }
+  }
+}
+
+/** Saved state of an {@link IdIndex}. */
+export interface IdIndexState {
+  /** Hash slots (record index + 1, 0 = empty); length is a power of two. */
+  slots: Int32Array;
+  /** Hash of each record's id (0 for records without an id). */
+  hashes: Uint32Array;
+  /** Ids held. */
+  count: number;
+  /** Whether an id was seen twice. */
+  duplicates: boolean;
+}
