@@ -33,8 +33,8 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
       }
       case "compact": {
         const { runCompactCommand } = await import("./commands/compact-command");
-        const { selectSummarizer } = await import("./commands/select-summarizer");
-        return await runCompactCommand(command, io, selectSummarizer);
+        const { chooseSummarizer } = await import("./commands/choose-summarizer");
+        return await runCompactCommand(command, io, chooseSummarizer);
       }
       case "print": {
         const { runPrintCommand } = await import("./commands/print-command");

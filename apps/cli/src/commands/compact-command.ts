@@ -1,13 +1,7 @@
-import {
-  type CompactionPreparation,
-  computeFileLists,
-  estimateProjectedContextTokens,
-  formatFileOperations,
-  prepareCompaction,
-  summarizeOffline,
-} from "@arbor/compaction";
-import type { Usage } from "@arbor/providers";
+import { compact, estimateProjectedContextTokens, prepareCompaction } from "@arbor/compaction";
+import type { Model, Provider } from "@arbor/providers";
 import { resolveArborHome } from "@arbor/runtime";
+import type { SessionModelRef } from "@arbor/session-store";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
 import type { CliCommand } from "../parse-cli-args";
@@ -16,41 +10,24 @@ import { resolveKeepRecentTokens } from "./resolve-keep-recent-tokens";
 
 type CompactCommand = Extract<CliCommand, { kind: "compact" }>;
 
-/** A summary and who wrote it. */
-export interface CompactionSummaryResult {
-  /** The summary text without the file-list tags (they are appended by the command). */
-  summary: string;
-  usage?: Usage;
-  /** For the report: "the offline summarizer (…)" or "anthropic/claude-…". */
-  summarizer: string;
+/** Who writes the summary: a model (with its provider and key) or, without one, the offline summarizer. */
+export interface SummarizerChoice {
+  provider?: Provider;
+  model?: Model;
+  apiKey?: string;
+  /** Why the offline summarizer is used (`--offline`, `no ANTHROPIC_API_KEY set`); unset with a model. */
+  offlineReason?: string;
 }
 
 /**
- * Chooses and runs the summarizer of `arbor compact`: the offline summarizer with `--offline`;
- * otherwise the configured model when its API key is set, else the offline summarizer (saying why).
- * Model summarization is provided by {@link summarizeWithModel} (see select-summarizer).
+ * Chooses the summarizer of `arbor compact` (see `chooseSummarizer`).
+ *
+ * Contract: throws a user error (unknown model, invalid models file) rather than falling back silently.
  */
-export type Summarize = (
-  preparation: CompactionPreparation,
+export type ChooseSummarizer = (
   command: CompactCommand,
-  context: {
-    env: NodeJS.ProcessEnv;
-    cwd: string;
-    sessionModel: { provider: string; modelId: string } | null;
-  },
-) => Promise<CompactionSummaryResult>;
-
-/** The offline summarizer (deterministic, no model). */
-export function summarizeWithoutModel(
-  preparation: CompactionPreparation,
-  instructions: string | undefined,
-  why: string,
-): CompactionSummaryResult {
-  return {
-    summary: summarizeOffline(preparation, instructions ? { customInstructions: instructions } : {}),
-    summarizer: `the offline summarizer (${why})`,
-  };
-}
+  context: { env: NodeJS.ProcessEnv; cwd: string; arborHome: string; sessionModel: SessionModelRef | null },
+) => Promise<SummarizerChoice>;
 
 /**
  * `arbor compact <session.jsonl>`: appends a compaction entry at the leaf. Takes the session's writer
@@ -61,7 +38,7 @@ export function summarizeWithoutModel(
 export async function runCompactCommand(
   command: CompactCommand,
   io: CliIo,
-  summarize: Summarize,
+  chooseSummarizer: ChooseSummarizer,
 ): Promise<number> {
   const env = io.env ?? process.env;
   const cwd = io.cwd ?? process.cwd();
@@ -73,9 +50,10 @@ export async function runCompactCommand(
       io.stdout.write(`Nothing to compact: ${command.file} already ends with a compaction.\n`);
       return 0;
     }
+    const arborHome = resolveArborHome(env);
     const keep = resolveKeepRecentTokens(command.keepRecentTokens, {
       cwd,
-      arborHome: resolveArborHome(env),
+      arborHome,
       model: projection.model,
     });
     const preparation = prepareCompaction(branch, {
@@ -89,13 +67,27 @@ export async function runCompactCommand(
       );
       return 0;
     }
-    const result = await summarize(preparation, command, { env, cwd, sessionModel: projection.model });
-    const files = computeFileLists(preparation.fileOps);
+    const choice = await chooseSummarizer(command, { env, cwd, arborHome, sessionModel: projection.model });
+    const result = await compact(preparation, {
+      ...(choice.provider && choice.model ? { provider: choice.provider, model: choice.model } : {}),
+      ...(choice.apiKey ? { apiKey: choice.apiKey } : {}),
+      ...(command.instructions ? { customInstructions: command.instructions } : {}),
+      offlineFallback: true,
+    });
+    if (result.fallbackError) {
+      io.stderr.write(
+        `arbor: the model summary failed (${result.fallbackError.message}); used the offline summarizer\n`,
+      );
+    }
+    const summarizer =
+      result.summarizer === "model" && choice.model
+        ? `${choice.model.provider}/${choice.model.id}`
+        : `the offline summarizer (${result.fallbackError ? "after the model failed" : (choice.offlineReason ?? "no model")})`;
     const entry = store.appendCompaction({
-      summary: result.summary + formatFileOperations(files.readFiles, files.modifiedFiles),
-      firstKeptEntryId: preparation.firstKeptEntryId,
-      tokensBefore: preparation.tokensBefore,
-      details: { readFiles: files.readFiles, modifiedFiles: files.modifiedFiles },
+      summary: result.summary,
+      firstKeptEntryId: result.firstKeptEntryId,
+      tokensBefore: result.tokensBefore,
+      details: result.details,
       ...(result.usage ? { usage: result.usage } : {}),
       fromHook: false,
     });
@@ -103,7 +95,7 @@ export async function runCompactCommand(
     const summarized = preparation.messagesToSummarize.length + preparation.turnPrefixMessages.length;
     io.stdout.write(
       [
-        `Compacted ${command.file} with ${result.summarizer}.`,
+        `Compacted ${command.file} with ${summarizer}.`,
         `  summarized ${formatInteger(summarized)} messages${preparation.isSplitTurn ? " (the cut splits a turn)" : ""}; kept from ${preparation.firstKeptEntryId} (keepRecentTokens ${formatInteger(keep.value)}, ${keep.source})`,
         `  context ~${formatInteger(preparation.tokensBefore)} → ~${formatInteger(after)} tokens`,
         `  new entry ${entry.id} (compaction), now the leaf`,

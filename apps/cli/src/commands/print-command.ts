@@ -1,11 +1,90 @@
+import type { AgentSession, AgentSessionEvent } from "@arbor/runtime";
+import { assistantText } from "../agent/assistant-text";
+import { eventToJson } from "../agent/event-to-json";
+import {
+  bindModel,
+  loadAgentEnvironment,
+  openStoreFor,
+  sessionChoiceOf,
+  startAgentSession,
+} from "../agent/prepare-agent";
 import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
+import { formatInteger } from "../format/format-number";
 import type { CliCommand } from "../parse-cli-args";
 
-/** `arbor -p "prompt"`. */
-export async function runPrintCommand(
-  _command: Extract<CliCommand, { kind: "print" }>,
-  _io: CliIo,
-): Promise<number> {
-  throw new CliError("CLI_USAGE", "print mode is not available yet");
+type PrintCommand = Extract<CliCommand, { kind: "print" }>;
+
+/** One-line notes on stderr for what happens besides the answer (text mode only). */
+function noteFor(event: AgentSessionEvent): string | undefined {
+  switch (event.type) {
+    case "compaction_end":
+      return event.result
+        ? `compacted the context (${event.reason}, ${event.result.summarizer} summary): ~${formatInteger(event.result.tokensBefore)} → ~${formatInteger(event.result.estimatedTokensAfter)} tokens`
+        : event.errorMessage
+          ? `compaction failed: ${event.errorMessage}`
+          : undefined;
+    case "compaction_fallback":
+      return `the model summary failed (${event.errorMessage}); using the offline summarizer`;
+    case "hook_error":
+      return `extension ${event.extensionId ?? "?"} failed in ${event.hookName}: ${event.error.message}`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * `arbor -p "prompt"`: runs the prompt to completion (tool calls included) and prints the final
+ * answer on stdout; with `--json`, every session event as one JSON line instead. Ctrl-C aborts the
+ * run (exit 130). A model failure or a session error is one line on stderr with exit code 1.
+ */
+export async function runPrintCommand(command: PrintCommand, io: CliIo): Promise<number> {
+  if (command.resume) {
+    throw new CliError(
+      "CLI_USAGE",
+      "--resume needs the interactive mode; use --continue or --session PATH with -p",
+    );
+  }
+  const environment = loadAgentEnvironment(command, io);
+  const store = openStoreFor(environment, sessionChoiceOf(command));
+  let session: AgentSession | undefined;
+  const onInterrupt = () => void session?.abort();
+  try {
+    const binding = await bindModel(environment, { sessionModel: store.getProjection().model });
+    session = await startAgentSession(environment, store, binding);
+    session.subscribe((event) => {
+      if (command.json) {
+        io.stdout.write(`${eventToJson(event)}\n`);
+        return;
+      }
+      const note = noteFor(event);
+      if (note) io.stderr.write(`arbor: ${note}\n`);
+    });
+    process.on("SIGINT", onInterrupt);
+    const result = await session.prompt(command.prompt ?? "");
+    const last = result.lastAssistant;
+    if (result.stopReason === "aborted" || last?.stopReason === "aborted") {
+      io.stderr.write("arbor: aborted\n");
+      return 130;
+    }
+    if (result.error) {
+      io.stderr.write(`arbor: ${result.error.message.replace(/\s*\n\s*/g, " ")}\n`);
+      return 1;
+    }
+    if (last?.stopReason === "error") {
+      io.stderr.write(
+        `arbor: ${last.provider}/${last.model} failed: ${(last.errorMessage ?? "unknown error").replace(/\s*\n\s*/g, " ")}\n`,
+      );
+      return 1;
+    }
+    if (!command.json) {
+      const text = assistantText(last);
+      io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    }
+    return 0;
+  } finally {
+    process.off("SIGINT", onInterrupt);
+    await session?.dispose();
+    store.close();
+  }
 }

@@ -14,7 +14,7 @@ const local: CustomModelDefinition = {
 
 describe("resolveModel", () => {
   it("defaults to Anthropic's Sonnet, and to OpenAI when only its key is set", () => {
-    expect(resolveModel({ customModels: [], env: {} }).model.id).toBe("claude-sonnet-4-5");
+    expect(resolveModel({ customModels: [], env: {} }).model.id).toBe("claude-sonnet-4-6");
     const openai = resolveModel({ customModels: [], env: { OPENAI_API_KEY: "k" } });
     expect([openai.model.provider, openai.apiKeyEnv, openai.apiKey]).toEqual([
       "openai",

@@ -31,7 +31,7 @@ export interface ResolvedModel {
   keyOptional: boolean;
 }
 
-const DEFAULTS: Record<string, string> = { anthropic: "claude-sonnet-4-5", openai: "gpt-4.1" };
+const DEFAULTS: Record<string, string> = { anthropic: "claude-sonnet-4-6", openai: "gpt-4.1" };
 
 /** `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, or `<PROVIDER>_API_KEY` (non-alphanumerics become `_`). */
 export function apiKeyEnvFor(provider: string): string {
@@ -67,7 +67,7 @@ function unknownModel(
 
 /**
  * Picks the model: `--model` / `--provider`, else the settings' defaults, else the session's model,
- * else `anthropic/claude-sonnet-4-5` (or OpenAI's default when only `OPENAI_API_KEY` is set). Models
+ * else `anthropic/claude-sonnet-4-6` (or OpenAI's default when only `OPENAI_API_KEY` is set). Models
  * declared in a models file win over built-ins with the same id. `--base-url` replaces the endpoint.
  *
  * @throws CliError `CLI_UNKNOWN_MODEL` listing the known ids.

@@ -1,0 +1,124 @@
+import type { AgentTool } from "@arbor/agent-loop";
+import type { Provider, ReasoningLevel } from "@arbor/providers";
+import {
+  type AgentSession,
+  createAgentSession,
+  loadSettings,
+  resolveArborHome,
+  type Settings,
+} from "@arbor/runtime";
+import type { SessionStore } from "@arbor/session-store";
+import { CliError } from "../cli-error";
+import type { CliIo } from "../cli-io";
+import { createModelProvider } from "../models/create-model-provider";
+import { type CustomModelDefinition, loadCustomModels } from "../models/load-models-file";
+import { type ResolvedModel, requireApiKey, resolveModel } from "../models/resolve-model";
+import type { AgentCommandOptions } from "../parse-cli-args";
+import { openAgentSessionStore, type SessionChoice } from "../sessions/open-agent-session-store";
+import { createCodingTools } from "../tools/create-coding-tools";
+import { buildSystemPrompt } from "./build-system-prompt";
+import { resolveExtensionPaths } from "./resolve-extension-paths";
+
+const THINKING_LEVELS: readonly ReasoningLevel[] = ["off", "minimal", "low", "medium", "high"];
+
+/** Everything an agent mode needs besides the session itself; shared by print and interactive modes. */
+export interface AgentEnvironment {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  arborHome: string;
+  settings: Settings;
+  customModels: CustomModelDefinition[];
+  extensions: string[];
+  tools: AgentTool[];
+  thinkingLevel: ReasoningLevel | undefined;
+  options: AgentCommandOptions;
+}
+
+/** A model, its provider and key, ready for a session. */
+export interface ModelBinding {
+  resolved: ResolvedModel;
+  provider: Provider;
+}
+
+/**
+ * Reads settings, models files and extension paths for an agent mode.
+ * @throws SettingsError, CliError (`CLI_MODELS_FILE_INVALID`, `CLI_USAGE` for a bad `--thinking`).
+ */
+export function loadAgentEnvironment(options: AgentCommandOptions, io: CliIo): AgentEnvironment {
+  const env = io.env ?? process.env;
+  const cwd = io.cwd ?? process.cwd();
+  const arborHome = resolveArborHome(env);
+  if (options.thinking !== undefined && !THINKING_LEVELS.includes(options.thinking as ReasoningLevel)) {
+    throw new CliError(
+      "CLI_USAGE",
+      `--thinking expects one of ${THINKING_LEVELS.join(", ")}, got "${options.thinking}"`,
+    );
+  }
+  return {
+    env,
+    cwd,
+    arborHome,
+    settings: loadSettings({ cwd, arborHome }).settings,
+    customModels: loadCustomModels({ arborHome, cwd }),
+    extensions: resolveExtensionPaths({ arborHome, cwd }),
+    tools: createCodingTools(cwd),
+    thinkingLevel: options.thinking as ReasoningLevel | undefined,
+    options,
+  };
+}
+
+/** The session file the flags select (the interactive `--resume` picks its own). */
+export function sessionChoiceOf(options: AgentCommandOptions): SessionChoice {
+  if (options.noSession) return { kind: "memory" };
+  if (options.sessionPath !== undefined) return { kind: "path", path: options.sessionPath };
+  if (options.continueRecent) return { kind: "continue" };
+  return { kind: "new" };
+}
+
+/** Opens the session store the flags select. */
+export function openStoreFor(environment: AgentEnvironment, choice: SessionChoice): SessionStore {
+  return openAgentSessionStore(choice, { arborHome: environment.arborHome, cwd: environment.cwd });
+}
+
+/**
+ * Picks the model (flags, settings, the session's own model, defaults), checks its key and creates
+ * its provider.
+ * @throws CliError `CLI_UNKNOWN_MODEL`, `CLI_MISSING_API_KEY` (naming the variable).
+ */
+export async function bindModel(
+  environment: AgentEnvironment,
+  overrides: { model?: string; sessionModel?: { provider: string; modelId: string } | null } = {},
+): Promise<ModelBinding> {
+  const { options, settings } = environment;
+  const explicit = overrides.model ?? options.model;
+  const resolved = resolveModel({
+    ...(options.provider !== undefined ? { provider: options.provider } : {}),
+    ...(explicit !== undefined ? { model: explicit } : {}),
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(settings.defaultProvider !== undefined ? { settingsProvider: settings.defaultProvider } : {}),
+    ...(settings.defaultModel !== undefined ? { settingsModel: settings.defaultModel } : {}),
+    sessionModel: overrides.sessionModel ?? null,
+    customModels: environment.customModels,
+    env: environment.env,
+  });
+  requireApiKey(resolved);
+  return { resolved, provider: await createModelProvider(resolved, environment.env) };
+}
+
+/** Creates the agent session over `store` with the built-in tools, the settings and the extensions. */
+export function startAgentSession(
+  environment: AgentEnvironment,
+  store: SessionStore,
+  binding: ModelBinding,
+): Promise<AgentSession> {
+  return createAgentSession({
+    store,
+    model: binding.resolved.model,
+    provider: binding.provider,
+    tools: environment.tools,
+    settings: environment.settings,
+    extensions: environment.extensions,
+    systemPrompt: buildSystemPrompt({ cwd: environment.cwd }),
+    ...(environment.thinkingLevel !== undefined ? { thinkingLevel: environment.thinkingLevel } : {}),
+  });
+}

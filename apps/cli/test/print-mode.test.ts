@@ -1,0 +1,164 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startWireServer, type TestLlmServer, textReply, toolCallReply } from "@arbor/providers/testing";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { assertCliBuilt } from "./helpers/cli-paths";
+import { isolatedEnv, runCliProcess } from "./helpers/run-cli-process";
+
+let server: TestLlmServer;
+let dir: string;
+let project: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  assertCliBuilt();
+  server = await startWireServer({ apiKey: "test-key" });
+});
+afterAll(() => server.close());
+
+beforeEach(() => {
+  server.reset();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-print-"));
+  project = path.join(dir, "project");
+  fs.mkdirSync(project);
+  env = isolatedEnv({
+    HOME: dir,
+    ARBOR_HOME: path.join(dir, "home"),
+    ANTHROPIC_API_KEY: "test-key",
+    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+  });
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function sessionFiles(): string[] {
+  const root = path.join(dir, "home", "sessions");
+  if (!fs.existsSync(root)) return [];
+  return fs.readdirSync(root).flatMap((slug) =>
+    fs
+      .readdirSync(path.join(root, slug))
+      .filter((name) => name.endsWith(".jsonl"))
+      .map((name) => path.join(root, slug, name)),
+  );
+}
+
+function readEntries(file: string): Array<Record<string, unknown>> {
+  return fs
+    .readFileSync(file, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+}
+
+describe("print mode", () => {
+  it("runs tool calls to completion, prints the final answer and saves the session", async () => {
+    fs.writeFileSync(path.join(project, "notes.txt"), "alpha\nbeta\n");
+    server.enqueue(
+      toolCallReply("read", { path: "notes.txt" }, { text: "Let me look." }),
+      toolCallReply("write", { path: "out/summary.txt", content: "2 lines\n" }),
+      toolCallReply("edit", { path: "notes.txt", oldText: "beta", newText: "gamma" }),
+      toolCallReply("bash", { command: "cat notes.txt out/summary.txt" }),
+      textReply("The file has two lines; I renamed beta to gamma."),
+    );
+    const run = await runCliProcess(["-p", "Summarize notes.txt"], { env, cwd: project });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("The file has two lines; I renamed beta to gamma.\n");
+    expect(fs.readFileSync(path.join(project, "notes.txt"), "utf8")).toBe("alpha\ngamma\n");
+    expect(fs.readFileSync(path.join(project, "out/summary.txt"), "utf8")).toBe("2 lines\n");
+
+    // The model saw each tool result; the request went through the Anthropic SDK with the key.
+    expect(server.requests).toHaveLength(5);
+    const last = server.requests[4]?.body as {
+      messages: Array<{ role: string; content: unknown }>;
+      tools: unknown[];
+    };
+    expect(JSON.stringify(last.messages)).toContain("alpha\\ngamma\\n2 lines");
+    expect((last.tools as Array<{ name: string }>).map((tool) => tool.name).sort()).toEqual([
+      "bash",
+      "edit",
+      "read",
+      "write",
+    ]);
+
+    const [file] = sessionFiles();
+    expect(path.dirname(file as string)).toBe(
+      path.join(dir, "home", "sessions", `--${project.slice(1).replace(/\//g, "-")}--`),
+    );
+    const entries = readEntries(file as string);
+    expect(entries[0]).toMatchObject({ type: "session", version: 3, cwd: project });
+    const roles = entries
+      .filter((entry) => entry.type === "message")
+      .map((entry) => (entry.message as { role: string }).role);
+    expect(roles.filter((role) => role === "toolResult")).toHaveLength(4);
+    expect(roles.at(-1)).toBe("assistant");
+  });
+
+  it("streams the events as JSON lines with --json", async () => {
+    server.enqueue(toolCallReply("bash", { command: "echo hi" }), textReply("done"));
+    const run = await runCliProcess(["-p", "say hi", "--json", "--no-session"], { env, cwd: project });
+    expect(run.code).toBe(0);
+    const events = run.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const types = events.map((event) => event.type);
+    expect(types[0]).toBe("agent-start");
+    expect(types).toContain("message-update");
+    const toolEnd = events.find((event) => event.type === "tool-execution-end");
+    expect(toolEnd).toMatchObject({
+      toolName: "bash",
+      isError: false,
+      result: { content: [{ text: "hi" }] },
+    });
+    expect(types.at(-1)).toBe("agent-end");
+    expect(sessionFiles()).toEqual([]);
+  });
+
+  it("reports a tool failure to the model, not to the user", async () => {
+    server.enqueue(toolCallReply("read", { path: "missing.txt" }), textReply("It does not exist."));
+    const run = await runCliProcess(["-p", "read missing.txt", "--no-session"], { env, cwd: project });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("It does not exist.\n");
+    expect(JSON.stringify(server.requests[1]?.body)).toContain("File not found: missing.txt");
+  });
+
+  it("continues the most recent session with --continue", async () => {
+    server.enqueue(textReply("first answer"));
+    expect((await runCliProcess(["-p", "first"], { env, cwd: project })).code).toBe(0);
+    server.enqueue(textReply("second answer"));
+    const run = await runCliProcess(["-p", "second", "--continue"], { env, cwd: project });
+    expect(run.stdout).toBe("second answer\n");
+    expect(sessionFiles()).toHaveLength(1);
+    expect(JSON.stringify(server.requests[1]?.body)).toContain("first answer");
+  });
+
+  it("fails with one line when the key is missing, naming the variable", async () => {
+    const run = await runCliProcess(["-p", "hi"], {
+      env: { ...env, ANTHROPIC_API_KEY: undefined },
+      cwd: project,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      "arbor: ANTHROPIC_API_KEY is not set: export it to use anthropic/claude-sonnet-4-6 (or pick another model with --model)\n",
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("fails with one line for an unknown model", async () => {
+    const run = await runCliProcess(["-p", "hi", "--model", "claude-nonexistent"], { env, cwd: project });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^arbor: unknown model "claude-nonexistent" \(known: .*claude-sonnet-4-6/);
+    expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+
+  it("fails with one line when the provider rejects the key", async () => {
+    const run = await runCliProcess(["-p", "hi", "--no-session"], {
+      env: { ...env, ANTHROPIC_API_KEY: "wrong-key" },
+      cwd: project,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^arbor: anthropic\/claude-sonnet-4-6 failed: .+\n$/);
+    expect(run.stderr).not.toContain("wrong-key");
+  });
+});
