@@ -1,7 +1,7 @@
 import type { ContextEditReplacement } from "../session-entry";
 import { SessionStoreError } from "../session-store-error";
 import type { EntryTable } from "./entry-table";
-import { walkToRoot } from "./lazy-path";
+import { isOnPath } from "./lazy-path";
 
 const EDITABLE_ROLES = new Set(["user", "assistant", "toolResult"]);
 
@@ -42,7 +42,7 @@ export function checkContextEdit(
   const target = table.indexOf(targetId);
   if (target === undefined)
     throw new SessionStoreError("ENTRY_NOT_FOUND", `Entry ${targetId} not found`, where);
-  if (!walkToRoot(table, leaf).some((index) => table.record(index).id === targetId)) {
+  if (!isOnPath(table, leaf, target)) {
     throw new SessionStoreError("CONTEXT_EDIT_INVALID", `Entry ${targetId} is not on the active branch`, {
       ...where,
       reason: "target-not-on-branch",

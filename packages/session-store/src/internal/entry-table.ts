@@ -1,5 +1,6 @@
 import type { SessionEntry } from "../session-entry";
 import type { StoredEntryRecord } from "../storage/session-storage";
+import { IdIndex } from "./id-index";
 import { findEntryProblem } from "./validate-entry";
 
 /** Reads the full entry at a loaded index (for JSONL: parses the line on demand). */
@@ -20,13 +21,18 @@ const NO_PARENT = -1;
  * walks use the light records (id, parentId, type, role); full entries are read on demand and
  * validated the first time. Entries appended in this process are kept in memory.
  *
- * Ids: the id → index map is built on first need, and later duplicates win (as pi's `byId`).
+ * Ids: the id → index lookup covers loaded entries from the end of the file backwards, growing only
+ * as lookups need it (a walk up from a recent leaf touches the recent part of a large file); the
+ * last entry in file order with an id wins, as with pi's `byId`. Appended entries are always covered.
  */
 export class EntryTable {
   private readonly records: StoredEntryRecord[];
   private readonly appended: SessionEntry[] = [];
   private readonly loadedCount: number;
-  private idToIndex: Map<string, number> | undefined;
+  private readonly ids: IdIndex;
+  /** Loaded entries from this index on are in `ids`. */
+  private coveredFrom: number;
+  private typesPresent: Set<string> | undefined;
   private parents: Int32Array;
   private readonly checked: Uint8Array;
   /** Entries held by the projection cache, so repeated reads return the same objects. */
@@ -42,6 +48,9 @@ export class EntryTable {
     this.loadedCount = loadedRecords.length;
     this.parents = new Int32Array(Math.max(16, this.records.length)).fill(UNRESOLVED);
     this.checked = new Uint8Array(this.loadedCount);
+    const records = this.records;
+    this.ids = new IdIndex((at) => (records[at] as StoredEntryRecord).id);
+    this.coveredFrom = this.loadedCount;
   }
 
   /** Number of entries (loaded and appended). */
@@ -56,12 +65,26 @@ export class EntryTable {
 
   /** Index of the entry with this id (the last one in file order for duplicated ids). */
   indexOf(id: string): number | undefined {
-    return this.ids().get(id);
+    let found = this.ids.get(id);
+    while (found === undefined && this.coveredFrom > 0) {
+      this.extendCoverage();
+      found = this.ids.get(id);
+    }
+    return found;
   }
 
-  /** True when some entry has this id. */
+  /** True when some entry has this id (an unknown id makes the lookup cover the whole session). */
   has(id: string): boolean {
-    return this.ids().has(id);
+    return this.indexOf(id) !== undefined;
+  }
+
+  /** True when some entry has this `type`. The first call scans the records. */
+  hasType(type: string): boolean {
+    if (!this.typesPresent) {
+      this.typesPresent = new Set();
+      for (const record of this.records) this.typesPresent.add(record.type);
+    }
+    return this.typesPresent.has(type);
   }
 
   /**
@@ -84,7 +107,7 @@ export class EntryTable {
     let parent = this.parents[index] as number;
     if (parent === UNRESOLVED) {
       const parentId = this.record(index).parentId;
-      parent = parentId ? (this.ids().get(parentId) ?? NO_PARENT) : NO_PARENT;
+      parent = parentId ? (this.indexOf(parentId) ?? NO_PARENT) : NO_PARENT;
       this.parents[index] = parent;
     }
     return parent;
@@ -126,7 +149,8 @@ export class EntryTable {
       grown.set(this.parents);
       this.parents = grown;
     }
-    this.idToIndex?.set(entry.id, index);
+    this.ids.set(entry.id, index);
+    this.typesPresent?.add(entry.type);
     return index;
   }
 
@@ -139,15 +163,15 @@ export class EntryTable {
     return found;
   }
 
-  private ids(): Map<string, number> {
-    if (!this.idToIndex) {
-      const map = new Map<string, number>();
-      for (let index = 0; index < this.records.length; index++) {
-        const record = this.records[index] as StoredEntryRecord;
-        if (record.id !== undefined && record.type !== "session") map.set(record.id, index);
-      }
-      this.idToIndex = map;
+  /** Adds the next chunk of loaded entries (going backwards) to the id lookup; chunks double. */
+  private extendCoverage(): void {
+    const chunk = Math.max(4096, this.loadedCount - this.coveredFrom);
+    const stop = Math.max(0, this.coveredFrom - chunk);
+    this.ids.reserve(this.ids.size + (this.coveredFrom - stop));
+    for (let at = this.coveredFrom - 1; at >= stop; at--) {
+      const record = this.records[at] as StoredEntryRecord;
+      if (record.id !== undefined && record.type !== "session") this.ids.setIfAbsent(record.id, at);
     }
-    return this.idToIndex;
+    this.coveredFrom = stop;
   }
 }

@@ -1,27 +1,34 @@
 /**
- * The projection's path rules (see `projection/`) evaluated on light records: they return entry
- * indices and read full entries only where a field is needed (the compaction's `firstKeptEntryId`,
- * the thinking level, the model). The results equal the pure functions' on the same path.
+ * The projection's path rules (see `projection/`) evaluated on light records, walking up from the
+ * leaf only as far as needed: to the latest compaction's first kept entry, and until the thinking
+ * level and model are known. Full entries are read only where a field is needed. Results equal the
+ * pure functions' on the same path.
+ *
+ * Ids are compared as indices. That is exact for the store: every path entry is the last entry in
+ * file order with its id (parents resolve that way, and the store's leaf always is one), so a path
+ * never repeats an id.
+ *
+ * Parent cycles (hand-edited files only) need a parent at or after its child in file order; walks
+ * switch to a visited set when they meet such a link, and stop before the first repeat (as pi's path
+ * would, if pi did not loop forever).
  */
 import type { SessionContextSettings } from "../projection/session-projection";
+import type { SessionEntry } from "../session-entry";
 import type { EntryTable } from "./entry-table";
 
-/**
- * Entry indices from `leaf` up to the root (leaf first). `leaf` -1 gives `[]`. Stops at a missing
- * parent, or before revisiting an entry (a parent cycle in a hand-edited file).
- */
+/** Entry indices from `leaf` up to the root (leaf first). `leaf` -1 gives `[]`. */
 export function walkToRoot(table: EntryTable, leaf: number): number[] {
   const upward: number[] = [];
-  let current = leaf;
-  while (current >= 0) {
+  for (let current = leaf; current >= 0; ) {
     upward.push(current);
-    if (upward.length > table.size) return walkToRootGuarded(table, leaf);
-    current = table.parentOf(current);
+    const parent = table.parentOf(current);
+    if (parent >= current) return walkWithVisitedSet(table, leaf);
+    current = parent;
   }
   return upward;
 }
 
-function walkToRootGuarded(table: EntryTable, leaf: number): number[] {
+function walkWithVisitedSet(table: EntryTable, leaf: number): number[] {
   const upward: number[] = [];
   const seen = new Set<number>();
   for (let current = leaf; current >= 0 && !seen.has(current); current = table.parentOf(current)) {
@@ -31,92 +38,119 @@ function walkToRootGuarded(table: EntryTable, leaf: number): number[] {
   return upward;
 }
 
-/**
- * The context entry indices (root-first order) for a path given leaf-first: the whole path without a
- * compaction, else `[compaction, ...kept (system messages excluded), ...after]`, exactly as
- * `selectContextEntries`.
- *
- * Ids are compared as indices: every path entry but the leaf was reached through a parent link, so it
- * is the last entry in file order with its id, and only the leaf can repeat an ancestor's id (a
- * hand-edited file). That case takes the string-comparing route.
- */
-export function selectContextIndices(table: EntryTable, upward: readonly number[]): number[] {
-  const latest = upward.findIndex((index) => table.record(index).type === "compaction");
-  if (latest < 0) return upward.slice().reverse();
-  const compactionIndex = upward[latest] as number;
-  const compaction = table.entry(compactionIndex) as { id: string; firstKeptEntryId?: unknown };
-  if (latest === 0 && upward.some((index, step) => step > 0 && table.record(index).id === compaction.id)) {
-    return selectByIds(table, upward.slice().reverse(), compactionIndex, compaction);
+/** True when entry `target` is on the path from the root to `leaf` (walks up until found). */
+export function isOnPath(table: EntryTable, leaf: number, target: number): boolean {
+  for (let current = leaf; current >= 0; ) {
+    if (current === target) return true;
+    const parent = table.parentOf(current);
+    if (parent >= current) return walkToRoot(table, leaf).includes(target);
+    current = parent;
   }
-  const firstKept =
-    typeof compaction.firstKeptEntryId === "string" ? table.indexOf(compaction.firstKeptEntryId) : undefined;
-  let keptFrom = -1;
-  if (firstKept !== undefined && firstKept !== compactionIndex) {
-    for (let step = latest + 1; step < upward.length; step++) {
-      if (upward[step] === firstKept) {
-        keptFrom = step;
-        break;
-      }
+  return false;
+}
+
+/** What {@link scanPath} found. */
+export interface PathScan {
+  /** Context entry indices in order, as `selectContextEntries` selects them. */
+  context: number[];
+  /** Thinking level and model of the full path (`undefined` when not asked for). */
+  settings: SessionContextSettings | undefined;
+  /** Entries the scan read, by index (so callers do not read them again). */
+  read: Map<number, SessionEntry>;
+}
+
+/**
+ * The context entry indices for `leaf` (the whole path without a compaction, else
+ * `[compaction, ...kept (system messages excluded), ...after]`) and, with `withSettings`, the path's
+ * thinking level and model (latest `thinking_level_change`; latest `model_change` or assistant).
+ */
+export function scanPath(table: EntryTable, leaf: number, withSettings: boolean): PathScan {
+  let scanner = new PathScanner(table, withSettings);
+  for (let current = leaf; current >= 0; ) {
+    if (scanner.visit(current)) return scanner.result();
+    const parent = table.parentOf(current);
+    if (parent >= current) {
+      scanner = new PathScanner(table, withSettings);
+      for (const index of walkToRoot(table, leaf)) if (scanner.visit(index)) break;
+      return scanner.result();
     }
+    current = parent;
   }
-  const context = [compactionIndex];
-  for (let step = keptFrom; step > latest; step--) {
-    const index = upward[step] as number;
-    const record = table.record(index);
-    if (!(record.type === "message" && record.role === "system")) context.push(index);
-  }
-  for (let step = latest - 1; step >= 0; step--) context.push(upward[step] as number);
-  return context;
+  return scanner.result();
 }
 
-/** `selectContextIndices` by string ids, as pi compares them (only needed with duplicated ids). */
-function selectByIds(
-  table: EntryTable,
-  rootFirst: readonly number[],
-  compactionIndex: number,
-  compaction: { id: string; firstKeptEntryId?: unknown },
-): number[] {
-  // The position is the first path entry carrying the compaction's id (as pi's findIndex).
-  const position = rootFirst.findIndex((index) => table.record(index).id === compaction.id);
-  const context = [compactionIndex];
-  let foundFirstKept = false;
-  for (let step = 0; step < position; step++) {
-    const index = rootFirst[step] as number;
-    const record = table.record(index);
-    if (record.id === compaction.firstKeptEntryId) foundFirstKept = true;
-    if (foundFirstKept && !(record.type === "message" && record.role === "system")) context.push(index);
-  }
-  for (let step = position + 1; step < rootFirst.length; step++) context.push(rootFirst[step] as number);
-  return context;
-}
+/** Visits path entries from the leaf upward and says when it has seen enough. */
+class PathScanner {
+  private readonly upward: number[] = [];
+  private readonly read = new Map<number, SessionEntry>();
+  private compactionStep = -1;
+  private firstKept: number | undefined;
+  private keptFrom = -1;
+  private contextKnown = false;
+  private readonly settings: SessionContextSettings = { thinkingLevel: "off", model: null };
+  private thinkingKnown: boolean;
+  private modelKnown: boolean;
 
-/**
- * Thinking level and model of a path given leaf-first: scans upward and reads only the latest
- * `thinking_level_change` and the latest `model_change` / assistant message.
- */
-export function readPathSettings(table: EntryTable, upward: readonly number[]): SessionContextSettings {
-  const settings: SessionContextSettings = { thinkingLevel: "off", model: null };
-  let thinkingFound = false;
-  let modelFound = false;
-  for (const index of upward) {
-    if (thinkingFound && modelFound) break;
+  constructor(
+    private readonly table: EntryTable,
+    private readonly withSettings: boolean,
+  ) {
+    // Without any thinking level change in the session, the default needs no walk to the root.
+    this.thinkingKnown = !withSettings || !table.hasType("thinking_level_change");
+    this.modelKnown = !withSettings;
+  }
+
+  /** Takes the next entry up the path; returns true when nothing further up can change the result. */
+  visit(index: number): boolean {
+    const table = this.table;
+    const step = this.upward.push(index) - 1;
     const record = table.record(index);
-    if (!thinkingFound && record.type === "thinking_level_change") {
-      const entry = table.entry(index);
-      if (entry.type === "thinking_level_change") settings.thinkingLevel = entry.thinkingLevel;
-      thinkingFound = true;
-    } else if (!modelFound && record.type === "model_change") {
-      const entry = table.entry(index);
+    if (this.compactionStep < 0 && record.type === "compaction") {
+      this.compactionStep = step;
+      const id = (this.entry(index) as { firstKeptEntryId?: unknown }).firstKeptEntryId;
+      this.firstKept = typeof id === "string" ? table.indexOf(id) : undefined;
+      // Retain-none (its own id) or an id no entry has: nothing before the compaction is kept.
+      this.contextKnown = this.firstKept === undefined || this.firstKept === index;
+    } else if (this.compactionStep >= 0 && !this.contextKnown && index === this.firstKept) {
+      this.keptFrom = step;
+      this.contextKnown = true;
+    }
+    if (!this.thinkingKnown && record.type === "thinking_level_change") {
+      const entry = this.entry(index);
+      if (entry.type === "thinking_level_change") this.settings.thinkingLevel = entry.thinkingLevel;
+      this.thinkingKnown = true;
+    } else if (!this.modelKnown && record.type === "model_change") {
+      const entry = this.entry(index);
       if (entry.type === "model_change")
-        settings.model = { provider: entry.provider, modelId: entry.modelId };
-      modelFound = true;
-    } else if (!modelFound && record.type === "message" && record.role === "assistant") {
-      const entry = table.entry(index);
+        this.settings.model = { provider: entry.provider, modelId: entry.modelId };
+      this.modelKnown = true;
+    } else if (!this.modelKnown && record.type === "message" && record.role === "assistant") {
+      const entry = this.entry(index);
       if (entry.type === "message" && entry.message.role === "assistant") {
-        settings.model = { provider: entry.message.provider, modelId: entry.message.model };
+        this.settings.model = { provider: entry.message.provider, modelId: entry.message.model };
       }
-      modelFound = true;
+      this.modelKnown = true;
     }
+    return this.contextKnown && this.thinkingKnown && this.modelKnown;
   }
-  return settings;
+
+  private entry(index: number): SessionEntry {
+    const entry = this.table.entry(index);
+    this.read.set(index, entry);
+    return entry;
+  }
+
+  result(): PathScan {
+    const { upward, compactionStep, keptFrom, table, read } = this;
+    const settings = this.withSettings ? this.settings : undefined;
+    if (compactionStep < 0) return { context: upward.slice().reverse(), settings, read };
+    const context = [upward[compactionStep] as number];
+    for (let step = keptFrom; step > compactionStep; step--) {
+      const index = upward[step] as number;
+      const record = table.record(index);
+      if (!(record.type === "message" && record.role === "system")) context.push(index);
+    }
+    for (let step = compactionStep - 1; step >= 0; step--) context.push(upward[step] as number);
+    return { context, settings, read };
+  }
 }

@@ -7,7 +7,7 @@ import type {
 } from "../projection/session-projection";
 import type { CompactionEntry, ContextEditEntry, SessionEntry } from "../session-entry";
 import type { EntryTable } from "./entry-table";
-import { readPathSettings, selectContextIndices, walkToRoot } from "./lazy-path";
+import { scanPath } from "./lazy-path";
 
 /**
  * The projection of the current leaf, kept up to date as entries are appended.
@@ -108,11 +108,11 @@ export class ProjectionCache {
   private recompute(leaf: number, knownSettings?: SessionContextSettings): void {
     this.leaf = leaf;
     this.snapshot = undefined;
-    const upward = walkToRoot(this.table, leaf);
-    const indices = selectContextIndices(this.table, upward);
+    const scan = scanPath(this.table, leaf, knownSettings === undefined);
+    const indices = scan.context;
     const materialized = new Map<number, SessionEntry>();
     const contextEntries = indices.map((index) => {
-      const entry = this.table.entry(index);
+      const entry = scan.read.get(index) ?? this.table.entry(index);
       materialized.set(index, entry);
       return entry;
     });
@@ -128,7 +128,7 @@ export class ProjectionCache {
           : projectContextEntry(sourceEntry, this.edits.get(sourceEntry.id)),
     }));
     this.messages = undefined;
-    this.settings = knownSettings ?? readPathSettings(this.table, upward);
+    this.settings = knownSettings ?? (scan.settings as SessionContextSettings);
   }
 
   /** The latest compaction in the current context, if any (always at position 0). */
