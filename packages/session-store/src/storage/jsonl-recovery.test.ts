@@ -54,6 +54,16 @@ describe("torn last line", () => {
     );
   });
 
+  it("keeps a complete unterminated last line in read-only mode without ever counting it twice", () => {
+    const path = tmp.file();
+    writeFileSync(path, jsonl(header(), message("a", null)) + JSON.stringify(message("b", "a")));
+    for (let round = 0; round < 2; round++) {
+      const storage = createJsonlStorage(path, { readOnly: true, sidecarMinBytes: 0 });
+      expect(storage.load().records.map((r) => r.id)).toEqual(["a", "b"]);
+      storage.close();
+    }
+  });
+
   it("is only reported, not moved, by a read-only storage", () => {
     const path = tmp.file();
     const text = `${jsonl(header(), message("a", null))}{"type":"mess`;

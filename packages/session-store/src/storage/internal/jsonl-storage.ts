@@ -7,15 +7,15 @@ import type {
 } from "../jsonl-storage-options";
 import type { StorageLoadIssue, StorageLoadResult } from "../session-storage";
 import { SessionStorageError } from "../session-storage-error";
-import { LineScanner, parseLine } from "./line-scanner";
+import { LineScanner } from "./line-scanner";
+import { openSessionFile } from "./open-session-file";
+import { readEntryLine } from "./read-entry-line";
 import { RecordTable } from "./record-table";
 import { rewriteSessionFile } from "./rewrite-session-file";
-import { scanSessionFile } from "./scan-session-file";
 import { serializeEntries } from "./serialize-entries";
 import { acquireSessionLock, type SessionLock } from "./session-lock";
-import { settleTornTail } from "./settle-torn-tail";
-import { readSidecarIndex, writeSidecarIndex } from "./sidecar-index";
-import { errnoCode, nodeStorageFs, readFully, type StorageFs } from "./storage-fs";
+import { writeSidecarIndex } from "./sidecar-index";
+import { nodeStorageFs, type StorageFs } from "./storage-fs";
 import { SyncPolicy } from "./sync-policy";
 import { writeLines } from "./write-lines";
 
@@ -39,7 +39,7 @@ export class JsonlStorage implements JsonlSessionStorage {
   private fileExists = false;
   private indexedEnd = -1;
   private brokenReason: string | undefined;
-  private scratch = Buffer.allocUnsafe(64 * 1024);
+  private readonly scratch = { buf: Buffer.allocUnsafe(64 * 1024) };
   private readonly counters = {
     indexUsed: false,
     indexRejectedReason: undefined as string | undefined,
@@ -95,55 +95,14 @@ export class JsonlStorage implements JsonlSessionStorage {
 
   readEntry(index: number): Record<string, unknown> {
     this.assertLoaded();
-    const record = this.table.records[index];
-    if (record === undefined || this.readFd === undefined) {
+    if (this.table.records[index] === undefined || this.readFd === undefined) {
       throw new SessionStorageError(
         "SESSION_ENTRY_OUT_OF_RANGE",
         `${this.path}: no entry at index ${index} (the session has ${this.table.size}).`,
         { path: this.path },
       );
     }
-    const start = this.table.startOf(index);
-    const length = this.table.lengthOf(index);
-    const line = this.table.lineOf(index);
-    if (length > this.scratch.length)
-      this.scratch = Buffer.allocUnsafe(Math.max(length, this.scratch.length * 2));
-    let n: number;
-    try {
-      n = readFully(this.fs, this.readFd, this.scratch, 0, length, start);
-    } catch (error) {
-      throw new SessionStorageError(
-        "SESSION_READ_FAILED",
-        `${this.path}:${line}: cannot read the line (${String(error)}).`,
-        {
-          path: this.path,
-          line,
-          cause: error,
-        },
-      );
-    }
-    const parsed =
-      n === length ? parseLine(this.scratch, 0, n) : { ok: false as const, error: "the file is shorter" };
-    if (!parsed.ok) {
-      throw new SessionStorageError(
-        n === length ? "SESSION_LINE_CORRUPT" : "SESSION_FILE_CHANGED",
-        `${this.path}:${line}: the line of entry ${record.id ?? `#${index}`} does not parse (${parsed.error}). It stays in the file unchanged.`,
-        { path: this.path, line, ...(record.id === undefined ? {} : { entryId: record.id }) },
-      );
-    }
-    const entry = parsed.value as Record<string, unknown>;
-    if (
-      typeof entry !== "object" ||
-      entry === null ||
-      entry.type !== record.type ||
-      (entry.id ?? undefined) !== record.id
-    ) {
-      throw new SessionStorageError(
-        "SESSION_FILE_CHANGED",
-        `${this.path}:${line}: expected entry ${record.id ?? `#${index}`} (${record.type}) but the line holds something else: the file was changed by another program. Reopen the session.`,
-        { path: this.path, line, ...(record.id === undefined ? {} : { entryId: record.id }) },
-      );
-    }
+    const entry = readEntryLine(this.fs, this.readFd, this.path, this.table, index, this.scratch);
     this.counters.entriesRead++;
     return entry;
   }
@@ -205,6 +164,8 @@ export class JsonlStorage implements JsonlSessionStorage {
   writeIndex(): boolean {
     this.assertLoaded();
     if (!this.useIndex || this.readFd === undefined || this.brokenReason !== undefined) return false;
+    // A read-only storage may hold a record for an unterminated last line the index cannot cover.
+    if (this.readOnly && this.completeEnd.bytes !== this.fileSize) return false;
     const file = this.fs.fstatSync(this.readFd);
     const covered = this.coveredEnd();
     const ok = writeSidecarIndex(
@@ -257,58 +218,21 @@ export class JsonlStorage implements JsonlSessionStorage {
   }
 
   private openAndScan(): StorageLoadIssue[] {
-    try {
-      this.readFd = this.fs.openSync(this.path, this.readOnly ? "r" : "r+");
-    } catch (error) {
-      if (errnoCode(error) !== "ENOENT") throw error;
-      if (this.readOnly) {
-        throw new SessionStorageError("SESSION_NOT_FOUND", `Session file not found: ${this.path}`, {
-          path: this.path,
-        });
-      }
-      return [];
-    }
-    this.fileExists = true;
-    const file = this.fs.fstatSync(this.readFd);
-    let from = 0;
-    if (this.useIndex) {
-      const index = readSidecarIndex(this.fs, this.path, this.readFd, { size: file.size, ino: file.ino });
-      if (index.ok) {
-        const d = index.data;
-        this.table.adopt(d.records, d.columns);
-        this.scanner = new LineScanner(this.path, this.table, { header: d.header, lineNo: d.coveredLines });
-        this.scanner.issues.push(...d.issues);
-        from = d.coveredBytes;
-        this.indexedEnd = d.coveredBytes;
-        this.counters.indexUsed = true;
-        this.counters.indexedBytes = d.coveredBytes;
-      } else {
-        this.counters.indexRejectedReason = index.reason;
-      }
-    }
-    // Typical entries take 0.5-3 KB: reserve for the dense end so big files do not regrow as they scan.
-    this.table.reserve(this.table.size + Math.ceil((file.size - from) / 768));
-    const scan = scanSessionFile(this.fs, this.readFd, this.scanner, from, file.size);
-    this.scanner.requireHeader(scan.end > 0);
-    this.fileSize = file.size;
-    this.completeEnd = { bytes: scan.end, lines: this.scanner.lineNo };
-    const issues = [...this.scanner.issues];
-    if (scan.tail) {
-      const outcome = settleTornTail(
-        this.fs,
-        this.readFd,
-        this.path,
-        this.scanner,
-        scan.tail,
-        !this.readOnly,
-      );
-      this.fileSize = outcome.size;
-      this.counters.tailRepaired = outcome.repaired;
-      if (outcome.repaired && !this.readOnly)
-        this.completeEnd = { bytes: outcome.size, lines: this.scanner.lineNo };
-      if (outcome.issue) issues.push(outcome.issue);
-    }
-    return issues;
+    const opened = openSessionFile(this.fs, this.path, this.table, {
+      readOnly: this.readOnly,
+      useIndex: this.useIndex,
+    });
+    this.readFd = opened.fd;
+    this.fileExists = opened.fd !== undefined;
+    this.scanner = opened.scanner;
+    this.fileSize = opened.size;
+    this.completeEnd = opened.complete;
+    this.indexedEnd = opened.indexedEnd;
+    this.counters.indexUsed = opened.indexedEnd >= 0;
+    this.counters.indexedBytes = Math.max(0, opened.indexedEnd);
+    this.counters.indexRejectedReason = opened.indexRejectedReason;
+    this.counters.tailRepaired = opened.tailRepaired;
+    return opened.issues;
   }
 
   private completeEnd = { bytes: 0, lines: 0 };

@@ -1,0 +1,114 @@
+import type { StorageLoadIssue } from "../session-storage";
+import { SessionStorageError } from "../session-storage-error";
+import { LineScanner } from "./line-scanner";
+import type { RecordTable } from "./record-table";
+import { scanSessionFile } from "./scan-session-file";
+import { settleTornTail } from "./settle-torn-tail";
+import { readSidecarIndex } from "./sidecar-index";
+import { errnoCode, type StorageFs } from "./storage-fs";
+
+/** What {@link openSessionFile} found. */
+export interface OpenedSessionFile {
+  /** Open descriptor (`r+` when writable), `undefined` when the file does not exist yet. */
+  fd: number | undefined;
+  scanner: LineScanner;
+  /** File size after any tail repair or quarantine. */
+  size: number;
+  /** End of the prefix made of complete lines (what a sidecar index may cover). */
+  complete: { bytes: number; lines: number };
+  /** Corrupt lines and the torn tail, in file order. */
+  issues: StorageLoadIssue[];
+  /** Bytes covered by the sidecar index that was used (-1: none). */
+  indexedEnd: number;
+  indexRejectedReason: string | undefined;
+  tailRepaired: boolean;
+}
+
+/**
+ * Opens and scans a session file into `table`: reuses a valid sidecar index, scans the rest, then
+ * settles an unterminated last line (repaired, or quarantined when writable). Throws
+ * `SESSION_NOT_FOUND` (read-only, missing file), `SESSION_HEADER_INVALID`, or an I/O error, after
+ * closing the descriptor it opened; on success the caller owns `fd`.
+ */
+export function openSessionFile(
+  fs: StorageFs,
+  path: string,
+  table: RecordTable,
+  options: { readOnly: boolean; useIndex: boolean },
+): OpenedSessionFile {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, options.readOnly ? "r" : "r+");
+  } catch (error) {
+    if (errnoCode(error) !== "ENOENT") throw error;
+    if (options.readOnly) {
+      throw new SessionStorageError("SESSION_NOT_FOUND", `Session file not found: ${path}`, { path });
+    }
+    const scanner = new LineScanner(path, table);
+    return {
+      fd: undefined,
+      scanner,
+      size: 0,
+      complete: { bytes: 0, lines: 0 },
+      issues: [],
+      indexedEnd: -1,
+      indexRejectedReason: undefined,
+      tailRepaired: false,
+    };
+  }
+  try {
+    return scanOpenFile(fs, fd, path, table, options);
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
+function scanOpenFile(
+  fs: StorageFs,
+  fd: number,
+  path: string,
+  table: RecordTable,
+  options: { readOnly: boolean; useIndex: boolean },
+): OpenedSessionFile {
+  const file = fs.fstatSync(fd);
+  let scanner = new LineScanner(path, table);
+  let from = 0;
+  let indexedEnd = -1;
+  let indexRejectedReason: string | undefined;
+  if (options.useIndex) {
+    const index = readSidecarIndex(fs, path, fd, { size: file.size, ino: file.ino });
+    if (index.ok) {
+      const d = index.data;
+      table.adopt(d.records, d.columns);
+      scanner = new LineScanner(path, table, { header: d.header, lineNo: d.coveredLines });
+      scanner.issues.push(...d.issues);
+      from = d.coveredBytes;
+      indexedEnd = d.coveredBytes;
+    } else {
+      indexRejectedReason = index.reason;
+    }
+  }
+  // Entries take 0.5-3 KB: reserve for the dense end so that a big file does not regrow while scanning.
+  table.reserve(table.size + Math.ceil((file.size - from) / 768));
+  const scan = scanSessionFile(fs, fd, scanner, from, file.size);
+  scanner.requireHeader(scan.end > 0);
+  const opened: OpenedSessionFile = {
+    fd,
+    scanner,
+    size: file.size,
+    complete: { bytes: scan.end, lines: scanner.lineNo },
+    issues: [...scanner.issues],
+    indexedEnd,
+    indexRejectedReason,
+    tailRepaired: false,
+  };
+  if (scan.tail) {
+    const outcome = settleTornTail(fs, fd, path, scanner, scan.tail, !options.readOnly);
+    opened.size = outcome.size;
+    opened.tailRepaired = outcome.repaired;
+    if (!options.readOnly) opened.complete = { bytes: outcome.size, lines: scanner.lineNo };
+    if (outcome.issue) opened.issues.push(outcome.issue);
+  }
+  return opened;
+}
