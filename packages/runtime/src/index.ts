@@ -1,3 +1,53 @@
+export type {
+  BeforeProviderRequestEvent,
+  BeforeProviderRequestResult,
+  ContextEvent,
+  ContextResult,
+  CustomCompaction,
+  RuntimeHooks,
+  RuntimeInterceptors,
+  SessionBeforeCompactEvent,
+  SessionBeforeCompactResult,
+  SessionBeforeTreeEvent,
+  SessionBeforeTreeResult,
+  SessionNotificationHooks,
+  TreePreparation,
+} from "./events/runtime-hooks";
+export type {
+  AgentSessionEvent,
+  AgentSessionEventType,
+  CompactionEndEvent,
+  CompactionFallbackEvent,
+  CompactionReason,
+  CompactionResult,
+  CompactionStartEvent,
+  CompactionSummarizer,
+  HookErrorNotice,
+  ModelChangeEvent,
+  SessionCompactEvent,
+  SessionCompactFailedEvent,
+  SessionErrorEvent,
+  SessionNotification,
+  SessionTreeEvent,
+} from "./events/session-events";
+export type {
+  ExtensionCompactionTools,
+  ExtensionSessionHandle,
+  ReadonlySessionView,
+  RuntimeExtensionApi,
+} from "./extensions/runtime-extension-api";
+export { DEFAULT_MAX_CONSECUTIVE_AUTO_COMPACTIONS } from "./internal/run-state";
+export type { NavigateOptions, NavigateResult } from "./navigation/navigate-tree";
+export type { RuntimeErrorCode, RuntimeErrorDetails } from "./runtime-error";
+export { RuntimeError } from "./runtime-error";
+export type { PromptInput } from "./session/agent-session";
+export { AgentSession } from "./session/agent-session";
+export type { CreateAgentSessionOptions, SessionCompactionOptions } from "./session/agent-session-options";
+export type { ContextUsage } from "./session/context-usage";
+export { createAgentSession } from "./session/create-agent-session";
+export type { ForkOptions, ForkResult } from "./session/fork-session";
+export type { PromptResult } from "./session/run-prompt";
+export type { SessionStats, TokenTotals } from "./session/session-stats";
 export type { LoadedSettings, LoadSettingsOptions } from "./settings/load-settings";
 export { loadSettings, readSettingsFile, resolveArborHome } from "./settings/load-settings";
 export { mergeSettings } from "./settings/merge-settings";

@@ -1,0 +1,84 @@
+import {
+  type CompactionPreparation,
+  compact,
+  type CompactionResult as SummaryResult,
+} from "@arbor/compaction";
+import type { Usage } from "@arbor/providers";
+import type { CompactionReason, CompactionSummarizer } from "../events/session-events";
+import { notify, type SessionCore } from "../internal/session-core";
+
+/** A summary ready to be stored. */
+export interface CompactionSummaryParts {
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details: { readFiles: string[]; modifiedFiles: string[] };
+  usage?: Usage;
+  summarizer: CompactionSummarizer;
+}
+
+/** Why the offline summarizer wrote a summary: for the `compaction_fallback` event. */
+export function fallbackNotice(
+  result: { fallbackError?: { message: string; code: string } },
+  offlineOnly: boolean,
+) {
+  if (result.fallbackError !== undefined) {
+    return { errorMessage: result.fallbackError.message, errorCode: result.fallbackError.code };
+  }
+  return offlineOnly
+    ? { errorMessage: "no summary provider is configured", errorCode: undefined }
+    : undefined;
+}
+
+/**
+ * Writes the summary of a prepared compaction:
+ * - with `compaction.compactor`, that compactor does it (its failures are the compaction's);
+ * - else the summary model (`compaction.model` / `compaction.provider`, default: the session's)
+ *   writes it; when that fails for any reason but an abort and `settings.compaction.offlineFallback`
+ *   is not `false`, the offline summarizer writes it instead; with `compaction.provider: null` it
+ *   always does. Either way a `compaction_fallback` event says so, before the entry is written.
+ *
+ * @throws the summary failure (a `CompactionError`) when there is no fallback, or on abort.
+ */
+export async function summarizeWithFallback(
+  core: SessionCore,
+  preparation: CompactionPreparation,
+  input: { reason: CompactionReason; customInstructions?: string; signal: AbortSignal },
+): Promise<CompactionSummaryParts> {
+  const call = {
+    signal: input.signal,
+    ...(input.customInstructions === undefined ? {} : { customInstructions: input.customInstructions }),
+  };
+  const compactor = core.options.compaction?.compactor;
+  const offlineOnly = core.summaryProvider === undefined;
+  let result: SummaryResult;
+  if (compactor !== undefined) {
+    result = await compactor.compact(preparation, call);
+  } else {
+    result = await compact(preparation, {
+      ...call,
+      ...(core.summaryProvider === undefined
+        ? {}
+        : { provider: core.summaryProvider, model: core.options.compaction?.model ?? core.model }),
+      ...(core.thinkingLevel === undefined ? {} : { reasoning: core.thinkingLevel }),
+      offlineFallback: core.settings.compaction?.offlineFallback !== false,
+    });
+  }
+  const notice = fallbackNotice(result, offlineOnly && compactor === undefined);
+  if (notice !== undefined) {
+    await notify(core, {
+      type: "compaction_fallback",
+      operation: "compaction",
+      reason: input.reason,
+      ...notice,
+    });
+  }
+  return {
+    summary: result.summary,
+    firstKeptEntryId: result.firstKeptEntryId,
+    tokensBefore: result.tokensBefore,
+    details: result.details,
+    ...(result.usage === undefined ? {} : { usage: result.usage }),
+    summarizer: result.summarizer,
+  };
+}

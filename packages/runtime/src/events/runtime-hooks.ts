@@ -1,0 +1,125 @@
+import type { AgentLoopEvents, AgentMessage } from "@arbor/agent-loop";
+import type { CompactionPreparation } from "@arbor/compaction";
+import type { ProviderRequest, StreamOptions, Usage } from "@arbor/providers";
+import type { SessionEntry } from "@arbor/session-store";
+import type { CompactionReason, HookErrorNotice, SessionNotification } from "./session-events";
+
+/** A compaction an extension writes instead of the default summary (pi's `CompactionResult`). */
+export interface CustomCompaction<TDetails = unknown> {
+  summary: string;
+  /** First entry kept verbatim; `null` (or empty) keeps nothing (a retain-none compaction). */
+  firstKeptEntryId: string | null;
+  /** Stored as given (pi does not recompute it). Usually `preparation.tokensBefore`. */
+  tokensBefore: number;
+  details?: TDetails;
+  /** Usage of the extension's own model call, counted in the session's totals. */
+  usage?: Usage;
+}
+
+/** pi's `session_before_compact`: fired after a successful preparation, before any summary is made. */
+export interface SessionBeforeCompactEvent {
+  type: "session_before_compact";
+  preparation: CompactionPreparation;
+  /** The whole root→leaf branch (not only the projected part). */
+  branchEntries: SessionEntry[];
+  /** Focus passed to `session.compact(instructions)`; undefined for automatic compactions. */
+  customInstructions: string | undefined;
+  reason: CompactionReason;
+  willRetry: boolean;
+  /** Aborted when the compaction is aborted (`session.abort()`). */
+  signal: AbortSignal;
+}
+
+/**
+ * Result of `session_before_compact`. Merge rule (the bus's): `{ cancel: true }` stops the chain and
+ * cancels the compaction; otherwise the last handler that returned a value wins, whole.
+ */
+export interface SessionBeforeCompactResult {
+  cancel?: boolean;
+  /** Used instead of the default summary; stored with `fromHook: true`. */
+  compaction?: CustomCompaction;
+}
+
+/** What a navigation is about to do (pi's `TreePreparation`). */
+export interface TreePreparation {
+  targetId: string;
+  oldLeafId: string | null;
+  commonAncestorId: string | null;
+  /** Entries of the branch being left, oldest first (from just after the common ancestor). */
+  entriesToSummarize: SessionEntry[];
+  userWantsSummary: boolean;
+  customInstructions: string | undefined;
+  replaceInstructions: boolean | undefined;
+  label: string | undefined;
+}
+
+/** pi's `session_before_tree`. */
+export interface SessionBeforeTreeEvent {
+  type: "session_before_tree";
+  preparation: TreePreparation;
+  signal: AbortSignal;
+}
+
+/**
+ * Result of `session_before_tree`: `cancel` stops the navigation; `summary` replaces the default
+ * branch summary (used only when the caller asked for a summary); the other fields, when not
+ * undefined, override the caller's options. Last handler that returned a value wins, whole.
+ */
+export interface SessionBeforeTreeResult {
+  cancel?: boolean;
+  summary?: { summary: string; details?: unknown; usage?: Usage };
+  customInstructions?: string;
+  replaceInstructions?: boolean;
+  label?: string;
+}
+
+/**
+ * pi's `context`: the messages of the next request, without system messages (a deep copy). Return
+ * `{ messages }` to replace them, or edit `event.messages` in place. When the list changed, the
+ * request gets one system message replayed from the original ones at its head.
+ */
+export interface ContextEvent {
+  type: "context";
+  messages: AgentMessage[];
+}
+
+/** Result of `context`. */
+export interface ContextResult {
+  messages?: AgentMessage[];
+}
+
+/** pi's `before_provider_request`: the exact request about to go to the provider. */
+export interface BeforeProviderRequestEvent {
+  type: "before_provider_request";
+  request: ProviderRequest;
+  /** The stream options (without the signal). */
+  options: Omit<StreamOptions, "signal">;
+}
+
+/** Result of `before_provider_request`: a replacement request (the model may not change). */
+export interface BeforeProviderRequestResult {
+  request?: ProviderRequest;
+}
+
+/** The session's interceptors (handlers may return a result). */
+export interface RuntimeInterceptors {
+  session_before_compact: { event: SessionBeforeCompactEvent; result: SessionBeforeCompactResult };
+  session_before_tree: { event: SessionBeforeTreeEvent; result: SessionBeforeTreeResult };
+  context: { event: ContextEvent; result: ContextResult };
+  before_provider_request: { event: BeforeProviderRequestEvent; result: BeforeProviderRequestResult };
+}
+
+/**
+ * The session's notifications as a hook map. `hook_error` is for listeners only: extensions get the
+ * bus's own `hook-error` instead (so a failing error handler cannot feed itself).
+ */
+export type SessionNotificationHooks = {
+  [E in Exclude<SessionNotification, HookErrorNotice> as E["type"]]: { event: E; result: undefined };
+};
+
+/**
+ * Everything an extension can subscribe to: the loop's events (`turn-end`, `message-end`, …), the
+ * session's notifications (`session_compact`, `compaction_end`, …) and its interceptors
+ * (`session_before_compact`, `context`, …). Used as `createHookBus<RuntimeHooks>()`.
+ */
+export type RuntimeHooks = AgentLoopEvents & SessionNotificationHooks & RuntimeInterceptors;

@@ -1,0 +1,156 @@
+import {
+  type CompactionSettings,
+  compact,
+  computeFileLists,
+  estimateTokens,
+  formatFileOperations,
+  serializeConversation,
+  summarizeOffline,
+} from "@arbor/compaction";
+import type { ExtensionApi } from "@arbor/extensions";
+import type { Model, Provider } from "@arbor/providers";
+import type {
+  ContextEditEntry,
+  ContextEditReplacement,
+  CustomEntry,
+  SessionStore,
+} from "@arbor/session-store";
+import type { RuntimeHooks } from "../events/runtime-hooks";
+import { currentCompactionSettings, type SessionCore } from "../internal/session-core";
+import { type ContextUsage, getContextUsage } from "../session/context-usage";
+import type { Settings } from "../settings/settings";
+
+/** The read side of the session's store handed to extensions (no leaf moves, no appends). */
+export type ReadonlySessionView = Pick<
+  SessionStore,
+  | "path"
+  | "header"
+  | "sessionId"
+  | "leafId"
+  | "getEntry"
+  | "getEntries"
+  | "getEntryCount"
+  | "getLeafEntry"
+  | "getBranch"
+  | "getChildren"
+  | "getTree"
+  | "getLabel"
+  | "getSessionName"
+  | "getProjection"
+>;
+
+/** A read-only facade over the store: only the reading methods, bound to it. */
+function readonlyView(store: SessionStore): ReadonlySessionView {
+  return Object.freeze({
+    get path() {
+      return store.path;
+    },
+    get header() {
+      return store.header;
+    },
+    get sessionId() {
+      return store.sessionId;
+    },
+    get leafId() {
+      return store.leafId;
+    },
+    getEntry: (id: string) => store.getEntry(id),
+    getEntries: () => store.getEntries(),
+    getEntryCount: () => store.getEntryCount(),
+    getLeafEntry: () => store.getLeafEntry(),
+    getBranch: (fromId?: string) => store.getBranch(fromId),
+    getChildren: (parentId: string | null) => store.getChildren(parentId),
+    getTree: () => store.getTree(),
+    getLabel: (id: string) => store.getLabel(id),
+    getSessionName: () => store.getSessionName(),
+    getProjection: (leafId?: string | null) => store.getProjection(leafId),
+  });
+}
+
+/**
+ * What an extension's handlers can do with the session. Reads are synchronous snapshots; writes go
+ * through the session lock: from inside a handler the session awaits, they apply at once; from
+ * anywhere else they wait until the current operation (a run, a compaction, a navigation) ends.
+ */
+export interface ExtensionSessionHandle {
+  /** Read access to the session's entries, tree and projection. Do not mutate what it returns. */
+  readonly view: ReadonlySessionView;
+  /** The session's current model. */
+  getModel(): Model;
+  /** The session's provider (requests through it pass `before_provider_request` too). */
+  getProvider(): Provider;
+  /** Context fill of the current leaf (see `session.getContextUsage`). */
+  getContextUsage(): ContextUsage | undefined;
+  /** Compaction settings for the current model. */
+  getCompactionSettings(): CompactionSettings;
+  /**
+   * Appends a context edit (replace a message's content for the model, or hide it with `null`).
+   * @throws SessionStoreError `CONTEXT_EDIT_INVALID` / `ENTRY_NOT_FOUND` for a bad target.
+   */
+  appendContextEdit(targetId: string, replacement: ContextEditReplacement | null): Promise<ContextEditEntry>;
+  /** Appends extension state (invisible to the model). */
+  appendCustomEntry<T>(customType: string, data?: T): Promise<CustomEntry<T>>;
+}
+
+/**
+ * Compaction helpers handed to extensions, so that an extension file needs no runtime import of
+ * Arbor packages (it can be loaded from any folder). The same functions `@arbor/compaction` exports.
+ */
+export interface ExtensionCompactionTools {
+  compact: typeof compact;
+  summarizeOffline: typeof summarizeOffline;
+  serializeConversation: typeof serializeConversation;
+  estimateTokens: typeof estimateTokens;
+  computeFileLists: typeof computeFileLists;
+  formatFileOperations: typeof formatFileOperations;
+}
+
+/**
+ * The API an extension's `setup` receives from `createAgentSession`: the bus-bound `on` (handlers
+ * carry the extension's name; failures and timeouts are isolated), plus the merged settings, the
+ * session handle and the compaction helpers.
+ */
+export interface RuntimeExtensionApi extends ExtensionApi<RuntimeHooks> {
+  /** The merged settings the session was created with (unknown keys included, for extension config). */
+  readonly settings: Readonly<Settings>;
+  readonly session: ExtensionSessionHandle;
+  readonly compaction: ExtensionCompactionTools;
+}
+
+/** Runs a write under the session lock, or at once when the caller is already inside the holder. */
+function locked<T>(core: SessionCore, label: string, write: () => T): Promise<T> {
+  if (core.lock.isHeldByCaller()) return Promise.resolve().then(write);
+  return core.lock.run(label, async () => write());
+}
+
+/** Builds the API for one extension from the bus-bound base API. */
+export function createRuntimeExtensionApi(
+  base: ExtensionApi<RuntimeHooks>,
+  core: SessionCore,
+): RuntimeExtensionApi {
+  const session: ExtensionSessionHandle = {
+    view: readonlyView(core.store),
+    getModel: () => core.model,
+    getProvider: () => core.provider,
+    getContextUsage: () => getContextUsage(core),
+    getCompactionSettings: () => currentCompactionSettings(core),
+    appendContextEdit: (targetId, replacement) =>
+      locked(core, "extension context edit", () => core.store.appendContextEdit(targetId, replacement)),
+    appendCustomEntry: (customType, data) =>
+      locked(core, "extension custom entry", () => core.store.appendCustomEntry(customType, data)),
+  };
+  return {
+    extensionId: base.extensionId,
+    on: base.on,
+    settings: core.settings,
+    session,
+    compaction: {
+      compact,
+      summarizeOffline,
+      serializeConversation,
+      estimateTokens,
+      computeFileLists,
+      formatFileOperations,
+    },
+  };
+}

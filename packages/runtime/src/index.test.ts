@@ -1,0 +1,17 @@
+import { expect, it } from "vitest";
+
+it("exports exactly the documented runtime names", async () => {
+  expect(Object.keys(await import("./index")).sort()).toMatchInlineSnapshot(`
+    [
+      "AgentSession",
+      "DEFAULT_MAX_CONSECUTIVE_AUTO_COMPACTIONS",
+      "RuntimeError",
+      "SettingsError",
+      "createAgentSession",
+      "loadSettings",
+      "mergeSettings",
+      "readSettingsFile",
+      "resolveArborHome",
+    ]
+  `);
+});

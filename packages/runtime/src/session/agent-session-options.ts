@@ -1,0 +1,72 @@
+import type { AgentMessage, AgentTool, ToolExecutionMode } from "@arbor/agent-loop";
+import type { Compactor, TokenCounter } from "@arbor/compaction";
+import type { ExtensionDefinition } from "@arbor/extensions";
+import type { Model, Provider, ReasoningLevel, StreamOptions, TranscriptMessage } from "@arbor/providers";
+import type { SessionStore } from "@arbor/session-store";
+import type { RuntimeExtensionApi } from "../extensions/runtime-extension-api";
+import type { Settings } from "../settings/settings";
+
+/** Compaction options that are not settings (objects, not JSON). */
+export interface SessionCompactionOptions {
+  /**
+   * Provider for summaries (compaction and branch summaries). Default: the session's provider.
+   * Thresholds and budgets always follow the session's model; only the summary call switches.
+   * `null`: no summary model at all, the offline summarizer writes every summary.
+   */
+  provider?: Provider | null;
+  /** Model for summaries. Default: the session's current model. */
+  model?: Model;
+  /**
+   * Most automatic compactions in a row without a successful response between them (the loop
+   * guard's cap). When reached, the run stops with `COMPACTION_LOOP_GUARD`. Default 3.
+   */
+  maxConsecutiveAutoCompactions?: number;
+  /** Token counter for thresholds, cut points and usage. Default: pi's chars/4. */
+  tokenCounter?: TokenCounter;
+  /**
+   * Writes compaction and branch summaries instead of the built-in model-then-offline summarizer
+   * (see `Compactor` in `@arbor/compaction`). An extension's `session_before_compact` result still
+   * wins over it.
+   */
+  compactor?: Compactor;
+}
+
+/** Options of {@link createAgentSession}. */
+export interface CreateAgentSessionOptions {
+  /** The session's entries. The session appends to it; closing it stays the caller's job. */
+  store: SessionStore;
+  /** The model requests go to (switch later with `setModel`). */
+  model: Model;
+  /** The backend that serves `model`. */
+  provider: Provider;
+  /** Tools the model may call. */
+  tools?: AgentTool[];
+  /** Default scheduling of tool calls. Default `"parallel"`. */
+  toolExecution?: ToolExecutionMode;
+  /**
+   * System prompt sent with every request (the agent loop's `systemPrompt`); system messages in the
+   * transcript are sent as well.
+   */
+  systemPrompt?: string | (() => string | undefined | Promise<string | undefined>);
+  /** Merged settings (see `loadSettings`). Default `{}` (every documented default). */
+  settings?: Settings;
+  /**
+   * Extensions to install, in order: definitions, or paths of extension files (absolute, or relative
+   * to `process.cwd()`), loaded with `loadExtensionFromFile`.
+   */
+  extensions?: Array<ExtensionDefinition<RuntimeExtensionApi> | string>;
+  /** Per-handler timeout of extension hooks in ms. Default: `settings.extensionTimeoutMs`, else 30000. */
+  extensionTimeoutMs?: number;
+  /** Reasoning effort. Default: `settings.defaultThinkingLevel`, else unset (the model's default). */
+  thinkingLevel?: ReasoningLevel;
+  /** Passed to every `provider.stream` call of the loop (the session supplies `signal` and `reasoning`). */
+  streamOptions?: Omit<StreamOptions, "signal">;
+  /** Compaction objects (summary provider and model, loop guard cap, token counter). */
+  compaction?: SessionCompactionOptions;
+  /**
+   * Replaces the loop's `convertToLlm` seam (default: `convertToLlm` from `@arbor/agent-loop`).
+   *
+   * Contract: as the loop's seam: must not throw, must not mutate its input.
+   */
+  convertToLlm?: (messages: readonly AgentMessage[]) => TranscriptMessage[] | Promise<TranscriptMessage[]>;
+}

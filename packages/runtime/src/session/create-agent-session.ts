@@ -1,0 +1,88 @@
+import {
+  createHookBus,
+  DEFAULT_HOOK_TIMEOUT_MS,
+  type ExtensionDefinition,
+  installExtension,
+  loadExtensionFromFile,
+} from "@arbor/extensions";
+import type { RuntimeHooks } from "../events/runtime-hooks";
+import { createRuntimeExtensionApi, type RuntimeExtensionApi } from "../extensions/runtime-extension-api";
+import { wrapProvider } from "../extensions/wrap-provider";
+import { createSessionCore, deliverToListeners } from "../internal/session-core";
+import { createSessionLock } from "../internal/session-lock";
+import { RuntimeError } from "../runtime-error";
+import { AgentSession } from "./agent-session";
+import type { CreateAgentSessionOptions } from "./agent-session-options";
+
+type Definition = ExtensionDefinition<RuntimeExtensionApi>;
+
+/**
+ * Creates an agent session over `options.store`: loads extension files, installs every extension (in
+ * order; each `setup` receives a {@link RuntimeExtensionApi}), and wires the loop, the store, the
+ * compaction and the hook bus. Writes nothing to the store.
+ *
+ * Extension handlers run with a timeout (`extensionTimeoutMs`, default 30 s); a handler that throws
+ * or times out is reported as a `hook_error` event and skipped, so it cannot break the session.
+ *
+ * @throws ExtensionError `EXTENSION_LOAD_FAILED`, `EXTENSION_INVALID`, `EXTENSION_API_VERSION`,
+ * `EXTENSION_SETUP_FAILED` (naming the file), after uninstalling what was installed;
+ * RuntimeError `INVALID_ARGUMENT` for an unusable option.
+ */
+export async function createAgentSession(options: CreateAgentSessionOptions): Promise<AgentSession> {
+  const definitions: Array<{ definition: Definition; file?: string }> = [];
+  for (const extension of options.extensions ?? []) {
+    if (typeof extension === "string") {
+      const loaded = await loadExtensionFromFile(extension);
+      definitions.push({ definition: loaded.extension as Definition, file: loaded.file });
+    } else {
+      definitions.push({ definition: extension });
+    }
+  }
+  return createWithDefinitions(options, definitions);
+}
+
+async function createWithDefinitions(
+  options: CreateAgentSessionOptions,
+  definitions: Array<{ definition: Definition; file?: string }>,
+): Promise<AgentSession> {
+  const cap = options.compaction?.maxConsecutiveAutoCompactions;
+  if (cap !== undefined && !(Number.isInteger(cap) && cap >= 1)) {
+    throw new RuntimeError(
+      "INVALID_ARGUMENT",
+      `compaction.maxConsecutiveAutoCompactions must be an integer >= 1, got ${String(cap)}`,
+    );
+  }
+  const bus = createHookBus<RuntimeHooks>({
+    defaultTimeoutMs:
+      options.extensionTimeoutMs ?? options.settings?.extensionTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+  });
+  const core = createSessionCore(options, bus, createSessionLock());
+  core.provider = wrapProvider(options.provider, bus);
+  if (core.summaryProvider !== undefined) core.summaryProvider = wrapProvider(core.summaryProvider, bus);
+  bus.on("hook-error", (event) => {
+    deliverToListeners(core, { type: "hook_error", ...event });
+  });
+  const uninstalls: Array<() => void> = [];
+  const teardown = () => {
+    for (const uninstall of uninstalls.splice(0).reverse()) uninstall();
+  };
+  try {
+    for (const { definition, file } of definitions) {
+      uninstalls.push(
+        await installExtension(bus, definition, {
+          ...(file === undefined ? {} : { file }),
+          extendApi: (api) => createRuntimeExtensionApi(api, core),
+        }),
+      );
+    }
+  } catch (error) {
+    teardown();
+    throw error;
+  }
+  return new AgentSession(core, teardown, (store) =>
+    createWithDefinitions(
+      { ...options, store, model: core.model, thinkingLevel: core.thinkingLevel },
+      definitions,
+    ),
+  );
+}

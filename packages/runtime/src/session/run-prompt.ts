@@ -1,0 +1,135 @@
+import { type AgentEvent, type AgentLoopResult, type AgentMessage, runAgentLoop } from "@arbor/agent-loop";
+import type { AssistantMessage, StopReason } from "@arbor/providers";
+import { compactBeforeNextResponse } from "../compaction/auto-compaction";
+import { checkResponse } from "../compaction/check-response";
+import { applyContextHook } from "../extensions/apply-context-hook";
+import { persistMessage } from "../internal/persist-message";
+import type { RunState } from "../internal/run-state";
+import { notify, type SessionCore } from "../internal/session-core";
+import type { RuntimeError } from "../runtime-error";
+
+/** What `session.prompt()` resolves with. */
+export interface PromptResult {
+  /** Every message this prompt appended to the session, in order (across a retry too). */
+  messages: AgentMessage[];
+  /** The last assistant response, if any request was made. */
+  lastAssistant: AssistantMessage | undefined;
+  /** Stop reason of the last loop run (`aborted` after `abort()`); undefined when no run started. */
+  stopReason: StopReason | undefined;
+  /** True when a failed attempt was omitted, the session compacted and the request sent again. */
+  retried: boolean;
+  /**
+   * The session's own reason for stopping (`CONTEXT_STILL_TOO_LARGE`, `COMPACTION_LOOP_GUARD`,
+   * `OVERFLOW_RECOVERY_FAILED`), also emitted as `session_error`. Model failures are not here: see
+   * `lastAssistant.stopReason` / `errorMessage`.
+   */
+  error: RuntimeError | undefined;
+}
+
+function lastAssistantOf(messages: readonly AgentMessage[]): AssistantMessage | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (message?.role === "assistant") return message;
+  }
+  return undefined;
+}
+
+/**
+ * One prompt, with pi's checks around the loop (§9.4):
+ * 1. before the prompt: the last response is checked (threshold, or overflow recovery without
+ *    retry); a loop-guard stop ends the prompt here, before anything is written;
+ * 2. the loop runs with the store's projection as context; every finished message is appended as the
+ *    loop emits `message-end`; between turns the threshold is checked and the context replaced by
+ *    the projection; before every request the projection (through the `context` hook) is sent;
+ * 3. after the run: overflow or truncation recovery (omit, compact, one retry as a new loop run), or
+ *    the threshold check; messages queued after the loop's last poll start another run.
+ *
+ * The caller holds the session lock. Rejects only when the store or a listener contract breaks.
+ */
+export async function runPrompt(
+  core: SessionCore,
+  run: RunState,
+  prompts: AgentMessage[],
+): Promise<PromptResult> {
+  const appended: AgentMessage[] = [];
+  let stopReason: StopReason | undefined;
+  let retried = false;
+  const finish = (): PromptResult => ({
+    messages: appended,
+    lastAssistant: lastAssistantOf(appended),
+    stopReason,
+    retried,
+    error: run.error,
+  });
+
+  const previous = lastAssistantOf(core.store.getProjection().messages);
+  if (previous !== undefined) await checkResponse(core, run, previous, { prePrompt: true });
+  if (run.error !== undefined || run.signal.aborted) return finish();
+
+  let pending = prompts;
+  for (;;) {
+    const result = await runLoop(core, run, pending);
+    pending = [];
+    appended.push(...result.messages);
+    stopReason = result.stopReason;
+    if (run.signal.aborted || run.error !== undefined) break;
+    const last = lastAssistantOf(result.messages);
+    if (last !== undefined) {
+      const check = await checkResponse(core, run, last, { prePrompt: false });
+      if (check.retry && !run.signal.aborted && run.error === undefined) {
+        retried = true;
+        continue;
+      }
+    }
+    if (run.signal.aborted || run.error !== undefined) break;
+    pending = [...core.steering.splice(0), ...core.followUps.splice(0)];
+    if (pending.length === 0) break;
+  }
+  return finish();
+}
+
+function runLoop(core: SessionCore, run: RunState, prompts: AgentMessage[]): Promise<AgentLoopResult> {
+  const { options } = core;
+  return runAgentLoop({
+    provider: core.provider,
+    model: core.model,
+    messages: core.store.getProjection().messages,
+    prompts,
+    tools: options.tools,
+    toolExecution: options.toolExecution,
+    systemPrompt: options.systemPrompt,
+    streamOptions: {
+      ...options.streamOptions,
+      reasoning: core.thinkingLevel ?? options.streamOptions?.reasoning,
+    },
+    signal: run.signal,
+    transformContext: (_messages, signal) =>
+      applyContextHook(core.bus, core.store.getProjection().messages, signal),
+    convertToLlm: options.convertToLlm,
+    getSteeringMessages: () => core.steering.splice(0),
+    getFollowUpMessages: () => core.followUps.splice(0),
+    prepareNextTurn: async () => {
+      await compactBeforeNextResponse(core, run);
+      if (run.error !== undefined) throw run.error;
+      return { messages: core.store.getProjection().messages, model: core.model };
+    },
+    onEvent: (event) => handleLoopEvent(core, run, event),
+  });
+}
+
+/**
+ * Persists finished messages (before anyone is notified, so handlers see them in the store), keeps
+ * pi's recovery bookkeeping, then delivers the event to extensions and listeners.
+ */
+async function handleLoopEvent(core: SessionCore, run: RunState, event: AgentEvent): Promise<void> {
+  if (event.type === "message-end") {
+    const message = event.message;
+    persistMessage(core, message);
+    if (message.role === "user") core.overflowRecoveryAttempted = false;
+    if (message.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "length") {
+      core.overflowRecoveryAttempted = false;
+      if (message.stopReason !== "aborted") run.consecutiveAutoCompactions = 0;
+    }
+  }
+  await notify(core, event);
+}
