@@ -20,7 +20,10 @@ function isSystemMessageEntry(entry: SessionEntry): boolean {
  * object across calls, so a growing session only counts what was appended.
  *
  * The branch array is taken as the path itself (pi walks `parentId` links from its last entry, which
- * gives the same array for a real branch); nothing is re-indexed.
+ * gives the same array for a real branch); nothing is re-indexed. Entry ids are assumed unique on the
+ * branch, as pi and Arbor write them: the latest compaction and its first kept entry are found by
+ * scanning back from the leaf, so the work is proportional to the context, not to the whole history
+ * (except for a compaction whose `firstKeptEntryId` is missing from the branch).
  */
 export class BranchProjection implements ProjectionView {
   /** Context entries: the latest compaction, the kept entries and everything after it (or the whole path). */
@@ -45,19 +48,26 @@ export class BranchProjection implements ProjectionView {
       for (let index = 0; index < branch.length; index++) this.add(index);
     } else {
       const compaction = branch[latest] as CompactionEntry;
-      // pi locates the compaction by id (its first occurrence) and the kept range by the first entry with
-      // `firstKeptEntryId` before it; both are found with forward scans here, as there.
-      let compactionIndex = 0;
-      while ((branch[compactionIndex] as SessionEntry).id !== compaction.id) compactionIndex++;
       this.entries.push(compaction);
       this.branchIndices.push(latest);
-      let kept = false;
-      for (let index = 0; index < compactionIndex; index++) {
-        const entry = branch[index] as SessionEntry;
-        if (entry.id === compaction.firstKeptEntryId) kept = true;
-        if (kept && !isSystemMessageEntry(entry)) this.add(index);
+      // The kept range starts at the entry with `firstKeptEntryId`, searched backwards from the compaction
+      // (ids are unique on a branch, so this finds what pi's forward search finds, without walking the
+      // whole history). A retain-none compaction points at itself: nothing before it is kept.
+      let keptStart = -1;
+      if (compaction.firstKeptEntryId !== compaction.id) {
+        for (let index = latest - 1; index >= 0; index--) {
+          if ((branch[index] as SessionEntry).id === compaction.firstKeptEntryId) {
+            keptStart = index;
+            break;
+          }
+        }
       }
-      for (let index = compactionIndex + 1; index < branch.length; index++) this.add(index);
+      if (keptStart >= 0) {
+        for (let index = keptStart; index < latest; index++) {
+          if (!isSystemMessageEntry(branch[index] as SessionEntry)) this.add(index);
+        }
+      }
+      for (let index = latest + 1; index < branch.length; index++) this.add(index);
     }
     for (const entry of this.entries)
       if (entry.type === "context_edit") this.edits.set(entry.targetId, entry);

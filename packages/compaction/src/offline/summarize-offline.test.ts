@@ -56,7 +56,7 @@ describe("summarizeOffline on a realistic coding session", () => {
   it("records progress from tool activity and answers", () => {
     const done = section(summary, "### Done");
     expect(done).toContain("Modified `src/date.ts`, `test/date.test.ts`, `src/format.ts`");
-    expect(done).toContain("Ran `npx vitest run test/date.test.ts` successfully");
+    expect(done).toContain("Ran successfully: `npx vitest run test/date.test.ts`, `npx vitest run`");
     expect(done).toContain("Fixed: parseDate now keeps the UTC offset");
     expect(done).not.toContain("Read `src/date.ts`");
   });

@@ -32,6 +32,12 @@ function mergeInto(target: string[], items: readonly string[]): void {
   for (const item of items) pushUnique(target, item);
 }
 
+function dedupe(items: readonly string[]): string[] {
+  const result: string[] = [];
+  mergeInto(result, items);
+  return result;
+}
+
 function newest(items: string[], max: number): string[] {
   return items.length <= max ? items : items.slice(items.length - max);
 }
@@ -41,15 +47,27 @@ function formatList(paths: readonly string[], max = 8): string {
   return paths.length > max ? `${shown.join(", ")} and ${paths.length - max} more` : shown.join(", ");
 }
 
+/** Tool activity of the range, aggregated into at most four items. */
 function activityItems(digest: SessionDigest): string[] {
   const items: string[] = [];
   if (digest.modified.length > 0) items.push(`Modified ${formatList(digest.modified)}`);
   const readOnly = digest.read.filter((path) => !digest.modified.includes(path));
   if (readOnly.length > 0) items.push(`Read ${formatList(readOnly)}`);
-  for (const command of digest.commands) items.push(`Ran \`${command}\` successfully`);
-  for (const [name, count] of digest.otherTools)
-    items.push(`Used \`${name}\`${count > 1 ? ` ${count} times` : ""}`);
-  return [...items, ...digest.outcomes];
+  if (digest.commands.length === 1) items.push(`Ran \`${digest.commands[0]}\` successfully`);
+  else if (digest.commands.length > 1) {
+    const recent = newest([...digest.commands], 6);
+    const more = digest.commands.length - recent.length;
+    items.push(
+      `Ran successfully: ${recent.map((command) => `\`${command}\``).join(", ")}${more > 0 ? ` and ${more} earlier commands` : ""}`,
+    );
+  }
+  if (digest.otherTools.size > 0) {
+    const tools = [...digest.otherTools].map(
+      ([name, count]) => `\`${name}\`${count > 1 ? ` ×${count}` : ""}`,
+    );
+    items.push(`Also used ${tools.join(", ")}`);
+  }
+  return items;
 }
 
 function combine(
@@ -73,7 +91,13 @@ function combine(
     result.goal.length > 6 ? [result.goal[0] as string, ...newest(result.goal.slice(1), 5)] : result.goal;
 
   mergeInto(result.constraints, [...previous.constraints, ...digest.constraints]);
-  mergeInto(result.done, [...previous.done, ...activityItems(digest)]);
+  // Aggregated activity always fits; older answers give way to newer ones.
+  const activity = activityItems(digest);
+  mergeInto(
+    result.done,
+    newest(dedupe([...previous.done, ...digest.outcomes]), Math.max(0, max - activity.length)),
+  );
+  mergeInto(result.done, activity);
   if (digest.openRequest !== undefined) result.inProgress.push(digest.openRequest);
   else if (digest.requests.length === 0) mergeInto(result.inProgress, previous.inProgress);
   mergeInto(result.blocked, [...previous.blocked, ...unresolved]);
@@ -98,7 +122,7 @@ function combine(
     pushUnique(result.critical, `Requested focus: ${clip(options.customInstructions, 300)}`);
 
   for (const key of Object.keys(result) as Array<keyof StructuredSummary>) {
-    if (key !== "goal") result[key] = newest(result[key], max);
+    if (key !== "goal" && key !== "done") result[key] = newest(result[key], max);
   }
   return result;
 }
