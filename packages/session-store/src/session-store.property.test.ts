@@ -4,6 +4,7 @@ import { createRandom, RandomSessionDriver } from "./__fixtures__/random-session
 import { TestStorage } from "./__fixtures__/test-storage";
 import { buildSessionProjection } from "./projection/build-session-projection";
 import { SessionStore } from "./session-store";
+import { createMemoryStorage } from "./storage/create-memory-storage";
 
 function expectSameAsPure(store: SessionStore, leafId?: string | null) {
   const entries = store.getEntries();
@@ -27,7 +28,13 @@ describe("incremental and lazy projection", () => {
         driver.step();
         expectSameAsPure(store);
       }
-      // Reopen lazily from the stored lines and compare random leaves.
+      // Reopen lazily from the stored lines (with the table's own id lookup, then with the in-memory
+      // backend's parent index and id lookup) and compare random leaves.
+      const content = `${storage
+        .fileEntries()
+        .map((line) => JSON.stringify(line))
+        .join("\n")}\n`;
+      const withBackendIndex = new SessionStore(createMemoryStorage({ content }));
       const reopened = new SessionStore(new TestStorage(storage.fileEntries()));
       const ids = reopened.getEntries().map((entry) => entry.id);
       expect(reopened.leafId).toBe(ids[ids.length - 1]);
@@ -36,6 +43,8 @@ describe("incremental and lazy projection", () => {
         expectSameAsPure(reopened, leafId);
         reopened.branch(leafId);
         expectSameAsPure(reopened);
+        withBackendIndex.branch(leafId);
+        expectSameAsPure(withBackendIndex);
       }
       expectSameAsPure(reopened, null);
     });

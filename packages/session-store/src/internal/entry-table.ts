@@ -16,14 +16,24 @@ export interface EntryProblem {
 const UNRESOLVED = -2;
 const NO_PARENT = -1;
 
+/** What a backend may provide to spare the table its own id work (see `StorageLoadResult`). */
+export interface BackendIndex {
+  /** `parentIndex[i]`: index of loaded entry i's parent; -1, -2, -3: none (root, no field, unknown id). */
+  parentIndex?: Int32Array;
+  /** Index of the last loaded entry with `id` (appended entries may be included), or `undefined`. */
+  indexOfId?: (id: string) => number | undefined;
+}
+
 /**
  * All entries of a session, addressed by index in file order, without materializing them: tree
  * walks use the light records (id, parentId, type, role); full entries are read on demand and
  * validated the first time. Entries appended in this process are kept in memory.
  *
- * Ids: the id → index lookup covers loaded entries from the end of the file backwards, growing only
- * as lookups need it (a walk up from a recent leaf touches the recent part of a large file); the
- * last entry in file order with an id wins, as with pi's `byId`. Appended entries are always covered.
+ * Ids: the last entry in file order with an id wins, as with pi's `byId`. Parents and id lookups of
+ * loaded entries come from the backend when it provides them (`BackendIndex`); otherwise the table's
+ * own lookup covers loaded entries from the end of the file backwards, growing only as lookups need it
+ * (a walk up from a recent leaf touches the recent part of a large file). Entries appended in this
+ * process are always in the table's own lookup.
  */
 export class EntryTable {
   private readonly records: StoredEntryRecord[];
@@ -42,6 +52,7 @@ export class EntryTable {
     loadedRecords: readonly StoredEntryRecord[],
     private readonly read: EntryReader,
     private readonly onProblem: (problem: EntryProblem) => void,
+    private readonly backend: BackendIndex = {},
   ) {
     // The backend hands the array over (it keeps its own copy): no need to copy a million records.
     this.records = loadedRecords as StoredEntryRecord[];
@@ -50,7 +61,7 @@ export class EntryTable {
     this.checked = new Uint8Array(this.loadedCount);
     const records = this.records;
     this.ids = new IdIndex((at) => (records[at] as StoredEntryRecord).id);
-    this.coveredFrom = this.loadedCount;
+    this.coveredFrom = backend.indexOfId ? 0 : this.loadedCount;
   }
 
   /** Number of entries (loaded and appended). */
@@ -66,6 +77,11 @@ export class EntryTable {
   /** Index of the entry with this id (the last one in file order for duplicated ids). */
   indexOf(id: string): number | undefined {
     let found = this.ids.get(id);
+    if (found !== undefined) return found;
+    if (this.backend.indexOfId) {
+      found = this.backend.indexOfId(id);
+      return found !== undefined && found < this.loadedCount && !this.isHidden(found) ? found : undefined;
+    }
     while (found === undefined && this.coveredFrom > 0) {
       this.extendCoverage();
       found = this.ids.get(id);
@@ -107,6 +123,12 @@ export class EntryTable {
     let parent = this.parents[index] as number;
     if (parent === UNRESOLVED) {
       const parentId = this.record(index).parentId;
+      const fromBackend = index < this.loadedCount ? this.backend.parentIndex?.[index] : undefined;
+      if (fromBackend !== undefined && parentId) {
+        parent = fromBackend >= 0 ? fromBackend : NO_PARENT;
+        this.parents[index] = parent;
+        return parent;
+      }
       parent = parentId ? (this.indexOf(parentId) ?? NO_PARENT) : NO_PARENT;
       this.parents[index] = parent;
     }
