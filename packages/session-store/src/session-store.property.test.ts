@@ -86,3 +86,23 @@ describe("hand-edited files with duplicated ids and odd links", () => {
     }
   });
 });
+
+describe("getBranch({ sinceLatestCompaction })", () => {
+  it("is a suffix of the branch whose projection gives the same context", () => {
+    for (const seed of [11, 12, 13]) {
+      const store = new SessionStore(new TestStorage(), { now: RandomSessionDriver.clockFor() });
+      const driver = new RandomSessionDriver(store, createRandom(seed));
+      for (let step = 0; step < 120; step++) {
+        driver.step();
+        const full = store.getBranch();
+        const suffix = store.getBranch(undefined, { sinceLatestCompaction: true });
+        expect(full.slice(full.length - suffix.length)).toEqual(suffix);
+        const context = (entries: typeof full) => {
+          const projection = buildSessionProjection(entries);
+          return { entries: projection.entries, messages: projection.messages };
+        };
+        expect(context(suffix)).toEqual(context(full));
+      }
+    }
+  });
+});

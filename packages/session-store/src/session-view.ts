@@ -3,7 +3,7 @@ import { buildSessionTree } from "./internal/build-session-tree";
 import { createSessionHeader } from "./internal/create-session-header";
 import type { EntryProblem, EntryTable } from "./internal/entry-table";
 import { LabelIndex, type ResolvedLabel } from "./internal/label-index";
-import { walkToRoot } from "./internal/lazy-path";
+import { walkToContextStart, walkToRoot } from "./internal/lazy-path";
 import { loadSession } from "./internal/load-session";
 import { ProjectionCache } from "./internal/projection-cache";
 import { SessionWriter } from "./internal/session-writer";
@@ -123,12 +123,19 @@ export class SessionView {
     return children;
   }
 
-  /** The path from the root to `fromId` (default: the leaf), root first; `[]` for an unknown id or empty leaf. */
-  getBranch(fromId?: string): SessionEntry[] {
+  /**
+   * The path from the root to `fromId` (default: the leaf), root first; `[]` for an unknown id or an
+   * empty leaf. Reads every entry on the path: on a long session prefer `sinceLatestCompaction`, which
+   * returns only the part from the latest compaction's first kept entry (the compaction itself when it
+   * keeps nothing) to the leaf: the entries the projection draws from, in path order. Projecting that
+   * suffix gives the same context (the thinking level and model may differ: they come from the whole path).
+   */
+  getBranch(fromId?: string, options: { sinceLatestCompaction?: boolean } = {}): SessionEntry[] {
     const start = fromId === undefined ? this.leaf : (this.table.indexOf(fromId) ?? -1);
-    return walkToRoot(this.table, start)
-      .reverse()
-      .map((index) => this.table.entry(index));
+    const upward = options.sinceLatestCompaction
+      ? walkToContextStart(this.table, start)
+      : walkToRoot(this.table, start);
+    return upward.reverse().map((index) => this.table.entry(index));
   }
 
   /** The whole session as a forest (see `SessionTreeNode`). Reads every entry. */

@@ -49,6 +49,33 @@ export function isOnPath(table: EntryTable, leaf: number, target: number): boole
   return false;
 }
 
+/**
+ * Entry indices from `leaf` up to where the projection starts (leaf first): up to the latest
+ * compaction's first kept entry, or to the compaction when it keeps nothing, or to the root when the
+ * path has no compaction. Everything the projection shows lies in this part of the path.
+ */
+export function walkToContextStart(table: EntryTable, leaf: number): number[] {
+  const scanner = new PathScanner(table, false);
+  for (const index of walkUp(table, leaf)) if (scanner.visit(index)) break;
+  return scanner.visited();
+}
+
+/** The path from `leaf` upward, lazily (switching to a visited set if it meets a backward link). */
+function* walkUp(table: EntryTable, leaf: number): Generator<number> {
+  let current = leaf;
+  let steps = 0;
+  while (current >= 0) {
+    yield current;
+    steps++;
+    const parent = table.parentOf(current);
+    if (parent >= current) {
+      yield* walkToRoot(table, leaf).slice(steps);
+      return;
+    }
+    current = parent;
+  }
+}
+
 /** What {@link scanPath} found. */
 export interface PathScan {
   /** Context entry indices in order, as `selectContextEntries` selects them. */
@@ -132,6 +159,11 @@ class PathScanner {
       this.modelKnown = true;
     }
     return this.contextKnown && this.thinkingKnown && this.modelKnown;
+  }
+
+  /** The indices visited so far, leaf first. */
+  visited(): number[] {
+    return this.upward.slice();
   }
 
   private entry(index: number): SessionEntry {
