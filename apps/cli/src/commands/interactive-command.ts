@@ -1,11 +1,56 @@
-import { CliError } from "../cli-error";
+import {
+  bindModel,
+  loadAgentEnvironment,
+  openStoreFor,
+  sessionChoiceOf,
+  startAgentSession,
+} from "../agent/prepare-agent";
 import type { CliIo } from "../cli-io";
+import { askOnce } from "../interactive/ask-once";
+import { InteractiveApp } from "../interactive/interactive-app";
+import { pickSession } from "../interactive/slash/resume-slash-command";
+import { createTerminalStyle } from "../interactive/terminal-style";
 import type { CliCommand } from "../parse-cli-args";
+import type { SessionChoice } from "../sessions/open-agent-session-store";
 
-/** `arbor` without a command. */
+/**
+ * `arbor` (no command): the interactive agent on the terminal. `--resume` first lists the sessions of
+ * this folder to pick one. Returns the exit code when the user quits.
+ */
 export async function runInteractiveCommand(
-  _command: Extract<CliCommand, { kind: "interactive" }>,
-  _io: CliIo,
+  command: Extract<CliCommand, { kind: "interactive" }>,
+  io: CliIo,
 ): Promise<number> {
-  throw new CliError("CLI_USAGE", "the interactive mode is not available yet");
+  const environment = loadAgentEnvironment(command, io);
+  const output = process.stdout;
+  let choice: SessionChoice = sessionChoiceOf(command);
+  if (command.resume) {
+    const style = createTerminalStyle(output.isTTY === true && !environment.env.NO_COLOR);
+    const file = await pickSession({
+      environment,
+      style,
+      columns: output.columns || 100,
+      print: (text) => output.write(`${text}\n`),
+      ask: (question) => askOnce(process.stdin, output, question),
+    });
+    if (file === undefined) return 0;
+    choice = { kind: "path", path: file };
+  }
+  const store = openStoreFor(environment, choice);
+  try {
+    const binding = await bindModel(environment, { sessionModel: store.getProjection().model });
+    const session = await startAgentSession(environment, store, binding);
+    const app = new InteractiveApp(
+      environment,
+      session,
+      store,
+      binding,
+      { input: process.stdin, output },
+      io,
+    );
+    return await app.run();
+  } catch (error) {
+    store.close();
+    throw error;
+  }
 }

@@ -1,0 +1,282 @@
+import readline from "node:readline";
+import type { AgentSession } from "@arbor/runtime";
+import type { SessionStore } from "@arbor/session-store";
+import { type AgentEnvironment, type ModelBinding, startAgentSession } from "../agent/prepare-agent";
+import type { CliIo } from "../cli-io";
+import { reportError } from "../report-error";
+import { formatStatusLine } from "./format-status-line";
+import type { InteractiveContext } from "./interactive-context";
+import { SessionEventRenderer } from "./render-session-event";
+import { SLASH_COMMAND_HANDLERS } from "./slash/slash-command-table";
+import { parseSlashCommand, SLASH_COMMANDS } from "./slash-commands";
+import { createTerminalStyle, type TerminalStyle } from "./terminal-style";
+
+/** The terminal streams of the interactive mode. */
+export interface InteractiveStreams {
+  input: NodeJS.ReadableStream & { isTTY?: boolean };
+  output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+}
+
+/**
+ * The interactive agent: a readline prompt, streamed replies, tool lines, a status line after every
+ * run, slash commands, Ctrl-C to abort a run (twice at an empty prompt to quit) and Ctrl-D to quit.
+ * Lines typed while the agent runs are queued as follow-up messages.
+ */
+export class InteractiveApp implements InteractiveContext {
+  readonly style: TerminalStyle;
+  readonly renderer: SessionEventRenderer;
+  private rl: readline.Interface | undefined;
+  private current: {
+    session: AgentSession;
+    store: SessionStore;
+    binding: ModelBinding;
+    unsubscribe: () => void;
+  };
+  private pendingAnswer: ((line: string) => void) | undefined;
+  private busy = false;
+  private lastInterrupt = 0;
+  private cost = 0;
+  private finish: ((code: number) => void) | undefined;
+
+  constructor(
+    readonly environment: AgentEnvironment,
+    session: AgentSession,
+    store: SessionStore,
+    binding: ModelBinding,
+    private readonly streams: InteractiveStreams,
+    private readonly io: CliIo,
+  ) {
+    const tty = streams.output.isTTY === true;
+    this.style = createTerminalStyle(tty && !environment.env.NO_COLOR);
+    this.renderer = new SessionEventRenderer({
+      write: (text) => streams.output.write(text),
+      style: this.style,
+      columns: this.columns,
+      spinners: tty,
+    });
+    this.current = { session, store, binding, unsubscribe: this.attach(session) };
+    this.cost = session.getSessionStats().cost;
+  }
+
+  get session(): AgentSession {
+    return this.current.session;
+  }
+  get store(): SessionStore {
+    return this.current.store;
+  }
+  get binding(): ModelBinding {
+    return this.current.binding;
+  }
+  get columns(): number {
+    return this.streams.output.columns || 100;
+  }
+
+  /** Runs until the user quits; resolves with the exit code. */
+  run(): Promise<number> {
+    const rl = readline.createInterface({
+      input: this.streams.input,
+      output: this.streams.output,
+      terminal: this.streams.input.isTTY === true,
+      historySize: 200,
+    });
+    this.rl = rl;
+    rl.on("line", (line) => void this.onLine(line));
+    rl.on("SIGINT", () => void this.onInterrupt());
+    rl.on("close", () => this.finish?.(0));
+    this.print(this.style.bold(`arbor · ${this.describeSession()}`));
+    this.print(this.style.dim("Type a request, /help for commands, Ctrl-C to abort a run, Ctrl-D to quit."));
+    this.showStatus();
+    this.showPrompt();
+    return new Promise((resolve) => {
+      this.finish = (code) => {
+        this.finish = undefined;
+        void this.shutdown().then(() => resolve(code));
+      };
+    });
+  }
+
+  print(text: string): void {
+    this.renderer.line(text);
+  }
+
+  ask(question: string): Promise<string> {
+    return new Promise((resolve) => {
+      this.pendingAnswer = (line) => resolve(line.trim());
+      this.rl?.setPrompt(question);
+      this.rl?.prompt();
+    });
+  }
+
+  prefill(text: string): void {
+    this.pendingPrefill = text;
+  }
+
+  async switchTo(
+    store: SessionStore,
+    options: { session?: AgentSession; binding?: ModelBinding } = {},
+  ): Promise<void> {
+    const binding = options.binding ?? this.current.binding;
+    const session = options.session ?? (await startAgentSession(this.environment, store, binding));
+    const old = this.current;
+    old.unsubscribe();
+    await old.session.dispose();
+    old.store.close();
+    this.current = { session, store, binding, unsubscribe: this.attach(session) };
+    this.cost = session.getSessionStats().cost;
+  }
+
+  setBinding(binding: ModelBinding): void {
+    this.current = { ...this.current, binding };
+  }
+
+  addCost(amount: number): void {
+    this.cost += amount;
+  }
+
+  quit(): void {
+    this.rl?.close();
+  }
+
+  private pendingPrefill: string | undefined;
+
+  private attach(session: AgentSession): () => void {
+    return session.subscribe((event) => {
+      this.renderer.handle(event);
+      if (event.type === "message-end" && event.message.role === "assistant") {
+        this.cost += event.message.usage.cost.total;
+      }
+      if (event.type === "compaction_end" && event.result?.usage) this.cost += event.result.usage.cost.total;
+    });
+  }
+
+  private describeSession(): string {
+    const name = this.store.getSessionName();
+    const file = this.store.path ?? "in memory (not saved)";
+    return `${name ? `"${name}" · ` : ""}${file} · ${this.session.model.provider}/${this.session.model.id}`;
+  }
+
+  private showStatus(): void {
+    const usage = this.session.getContextUsage();
+    const model = this.session.model;
+    this.print(
+      this.style.dim(
+        formatStatusLine({
+          model: `${model.provider}/${model.id}`,
+          ...(this.session.thinkingLevel ? { thinkingLevel: this.session.thinkingLevel } : {}),
+          tokens: usage ? usage.tokens : null,
+          contextWindow: usage?.contextWindow ?? model.contextWindow,
+          cost: this.cost,
+          session: this.store.getSessionName() ?? this.store.sessionId.slice(0, 8),
+        }),
+      ),
+    );
+  }
+
+  private showPrompt(): void {
+    if (!this.rl) return;
+    this.rl.setPrompt(this.style.bold("› "));
+    this.rl.prompt();
+    if (this.pendingPrefill !== undefined) {
+      this.rl.write(this.pendingPrefill);
+      this.pendingPrefill = undefined;
+    }
+  }
+
+  private async onLine(line: string): Promise<void> {
+    if (this.pendingAnswer) {
+      const answer = this.pendingAnswer;
+      this.pendingAnswer = undefined;
+      answer(line);
+      return;
+    }
+    const text = line.trim();
+    if (this.busy) {
+      if (text && !text.startsWith("/")) {
+        this.session.followUp(text);
+        this.print(this.style.dim("(queued for when the agent is done)"));
+      } else if (text) this.print(this.style.dim("(busy: wait for the run to end, or Ctrl-C to abort it)"));
+      return;
+    }
+    if (!text) {
+      this.showPrompt();
+      return;
+    }
+    this.busy = true;
+    try {
+      const command = parseSlashCommand(text);
+      if (command) await this.runSlashCommand(command.name, command.args);
+      else await this.runPrompt(text);
+    } catch (error) {
+      this.renderer.stopSpinner();
+      reportError(error, {
+        ...this.io,
+        stderr: { write: (chunk: string) => this.renderer.line(this.style.red(chunk.trimEnd())) },
+      });
+    } finally {
+      this.busy = false;
+    }
+    if (this.finish) {
+      this.showStatus();
+      this.showPrompt();
+    }
+  }
+
+  private async runPrompt(text: string): Promise<void> {
+    const result = await this.session.prompt(text);
+    this.renderer.stopSpinner();
+    if (result.error) this.print(this.style.red(`✗ ${result.error.message}`));
+  }
+
+  private async runSlashCommand(name: string, args: string): Promise<void> {
+    if (name === "quit" || name === "exit") {
+      this.quit();
+      return;
+    }
+    if (name === "help") {
+      for (const command of SLASH_COMMANDS)
+        this.print(`${command.usage.padEnd(26)}${this.style.dim(command.help)}`);
+      return;
+    }
+    const handler = SLASH_COMMAND_HANDLERS[name];
+    if (!handler) {
+      this.print(this.style.yellow(`Unknown command /${name} (try /help).`));
+      return;
+    }
+    await handler(this, args);
+  }
+
+  private async onInterrupt(): Promise<void> {
+    if (this.pendingAnswer) {
+      const answer = this.pendingAnswer;
+      this.pendingAnswer = undefined;
+      this.rl?.write("\n");
+      answer("");
+      return;
+    }
+    if (this.busy) {
+      this.print(this.style.yellow("Aborting…"));
+      await this.session.abort();
+      return;
+    }
+    const now = Date.now();
+    if (this.rl && this.rl.line.length > 0) {
+      this.rl.write(null, { ctrl: true, name: "u" });
+      return;
+    }
+    if (now - this.lastInterrupt < 1500) {
+      this.quit();
+      return;
+    }
+    this.lastInterrupt = now;
+    this.print(this.style.dim("(Ctrl-C again to quit)"));
+    this.showPrompt();
+  }
+
+  private async shutdown(): Promise<void> {
+    this.renderer.stopSpinner();
+    this.current.unsubscribe();
+    await this.current.session.dispose();
+    this.current.store.close();
+    this.streams.output.write("\n");
+  }
+}

@@ -1,0 +1,36 @@
+import type { AgentSession } from "@arbor/runtime";
+import type { SessionStore } from "@arbor/session-store";
+import type { AgentEnvironment, ModelBinding } from "../agent/prepare-agent";
+import type { SessionEventRenderer } from "./render-session-event";
+import type { TerminalStyle } from "./terminal-style";
+
+/** What slash commands use: the current session, output, questions, and switching sessions. */
+export interface InteractiveContext {
+  readonly session: AgentSession;
+  readonly store: SessionStore;
+  readonly binding: ModelBinding;
+  readonly environment: AgentEnvironment;
+  readonly renderer: SessionEventRenderer;
+  readonly style: TerminalStyle;
+  readonly columns: number;
+  /** Prints one line. */
+  print(text: string): void;
+  /** Asks a question and resolves with the answer line (trimmed; empty when the user just pressed Enter). */
+  ask(question: string): Promise<string>;
+  /** Puts text into the input line for the user to edit and send. */
+  prefill(text: string): void;
+  /**
+   * Replaces the current session with one over `store` (the old session is disposed and its store
+   * closed unless `keepOldStore`). `session` when the runtime already made it (fork).
+   */
+  switchTo(store: SessionStore, options?: { session?: AgentSession; binding?: ModelBinding }): Promise<void>;
+  /** Replaces the model binding of the current session. */
+  setBinding(binding: ModelBinding): void;
+  /** Adds the cost of a usage record to the status line's running total. */
+  addCost(amount: number): void;
+  /** Ends the interactive mode. */
+  quit(): void;
+}
+
+/** A slash command handler. */
+export type SlashCommandHandler = (context: InteractiveContext, args: string) => Promise<void>;

@@ -1,0 +1,144 @@
+import type { AgentSessionEvent } from "@arbor/runtime";
+import { formatInteger } from "../format/format-number";
+import { clip, describeToolCall } from "../format/message-preview";
+import { type Spinner, startSpinner } from "./spinner";
+import type { TerminalStyle } from "./terminal-style";
+
+/** Where the renderer writes, and how. */
+export interface RenderTarget {
+  write(text: string): void;
+  style: TerminalStyle;
+  /** Terminal width (tool lines are clipped to it). */
+  columns: number;
+  /** Draw spinners (only on a terminal). */
+  spinners: boolean;
+}
+
+function firstLines(content: ReadonlyArray<{ type: string; text?: string }>): {
+  first: string;
+  more: number;
+} {
+  const text = content
+    .filter((block) => block.type === "text")
+    .map((block) => block.text ?? "")
+    .join("\n")
+    .trim();
+  const lines = text.split("\n");
+  return { first: lines[0] ?? "", more: Math.max(0, lines.length - 1) };
+}
+
+/**
+ * Turns session events into terminal output: streamed assistant text, one line per tool call and
+ * per result, compaction notices with a spinner while the summary is written, errors in red.
+ * Keeps track of whether the cursor is mid-line so that notices always start on a fresh line.
+ */
+export class SessionEventRenderer {
+  private midLine = false;
+  private spinner: Spinner | undefined;
+  private thinkingShown = false;
+
+  constructor(private readonly target: RenderTarget) {}
+
+  /** Stops a running spinner (before the caller prints something itself). */
+  stopSpinner(): void {
+    this.spinner?.stop();
+    this.spinner = undefined;
+  }
+
+  /** Starts a spinner with `label` (no-op off a terminal, where a plain line is printed instead). */
+  startSpinner(label: string): void {
+    this.stopSpinner();
+    this.newLine();
+    if (this.target.spinners) this.spinner = startSpinner((chunk) => this.target.write(chunk), label);
+    else this.line(this.target.style.dim(label));
+  }
+
+  /** Writes one full line (on a fresh line). */
+  line(text: string): void {
+    this.stopSpinner();
+    this.newLine();
+    this.target.write(`${text}\n`);
+  }
+
+  handle(event: AgentSessionEvent): void {
+    const { style } = this.target;
+    switch (event.type) {
+      case "turn-start":
+        this.thinkingShown = false;
+        return;
+      case "message-update": {
+        const provider = event.providerEvent;
+        if (provider.type === "text-delta") {
+          this.stopSpinner();
+          this.target.write(provider.delta);
+          this.midLine = !provider.delta.endsWith("\n");
+        } else if (provider.type === "thinking-delta" && !this.thinkingShown) {
+          this.thinkingShown = true;
+          this.line(style.dim("(thinking…)"));
+        }
+        return;
+      }
+      case "message-end":
+        if (event.message.role === "assistant") {
+          this.newLine();
+          if (event.message.stopReason === "error") {
+            this.line(style.red(`✗ ${event.message.errorMessage ?? "the model request failed"}`));
+          } else if (event.message.stopReason === "aborted") {
+            this.line(style.yellow("(aborted)"));
+          }
+        }
+        return;
+      case "tool-execution-start":
+        this.line(style.cyan(`● ${describeToolCall(event.toolName, event.args, this.target.columns - 4)}`));
+        return;
+      case "tool-execution-end": {
+        const { first, more } = firstLines(event.result.content);
+        const suffix = more > 0 ? style.dim(` (+${more} lines)`) : "";
+        const text = clip(first || "(no output)", Math.max(20, this.target.columns - 16));
+        this.line(
+          event.isError ? style.red(`  ✗ ${text}`) : `  ${style.green("✓")} ${style.dim(text)}${suffix}`,
+        );
+        return;
+      }
+      case "compaction_start":
+        this.startSpinner(`Compacting the context (${event.reason})…`);
+        return;
+      case "compaction_fallback":
+        this.line(
+          style.yellow(`the model summary failed (${event.errorMessage}); using the offline summarizer`),
+        );
+        return;
+      case "compaction_end":
+        if (event.result) {
+          const { result } = event;
+          this.line(
+            style.magenta(
+              `◆ compacted (${event.reason}, ${result.summarizer} summary): ~${formatInteger(result.tokensBefore)} → ~${formatInteger(result.estimatedTokensAfter)} tokens`,
+            ),
+          );
+        } else if (event.errorMessage) this.line(style.red(`✗ compaction failed: ${event.errorMessage}`));
+        else this.stopSpinner();
+        return;
+      case "session_error":
+        this.line(style.red(`✗ ${event.error.message}`));
+        return;
+      case "hook_error":
+        this.line(
+          style.yellow(
+            `extension ${event.extensionId ?? "?"} failed in ${event.hookName}: ${event.error.message}`,
+          ),
+        );
+        return;
+      case "model_change":
+        this.line(style.dim(`model: ${event.provider}/${event.modelId}`));
+        return;
+      default:
+        return;
+    }
+  }
+
+  private newLine(): void {
+    if (this.midLine) this.target.write("\n");
+    this.midLine = false;
+  }
+}

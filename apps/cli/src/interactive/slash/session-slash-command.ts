@@ -1,0 +1,34 @@
+import { formatCost, formatInteger } from "../../format/format-number";
+import type { SlashCommandHandler } from "../interactive-context";
+
+/** `/session`: file, id, entries, messages, tokens, cost and context usage. */
+export const sessionSlashCommand: SlashCommandHandler = async (context) => {
+  const stats = context.session.getSessionStats();
+  const usage = stats.contextUsage;
+  const name = context.store.getSessionName();
+  const rows: Array<[string, string]> = [
+    ["File", stats.sessionFile ?? "(in memory, not saved)"],
+    ["Id", stats.sessionId],
+    ...(name ? ([["Name", name]] as Array<[string, string]>) : []),
+    ["Entries", `${formatInteger(stats.entries)} (${formatInteger(stats.branchEntries)} on this branch)`],
+    [
+      "Messages",
+      `${stats.userMessages} user, ${stats.assistantMessages} assistant, ${stats.toolCalls} tool calls, ${stats.compactions} compactions, ${stats.branchSummaries} branch summaries`,
+    ],
+    [
+      "Tokens",
+      `${formatInteger(stats.tokens.input)} in, ${formatInteger(stats.tokens.output)} out, ${formatInteger(stats.tokens.cacheRead)} cache read, ${formatInteger(stats.tokens.cacheWrite)} cache write`,
+    ],
+    ["Cost", formatCost(stats.cost)],
+    [
+      "Context",
+      usage === undefined
+        ? "(unknown window)"
+        : usage.tokens === null
+          ? `? / ${formatInteger(usage.contextWindow)} tokens (compacted; known after the next response)`
+          : `${formatInteger(usage.tokens)} / ${formatInteger(usage.contextWindow)} tokens (${(usage.percent ?? 0).toFixed(1)}%), compaction above ${formatInteger(usage.threshold)}`,
+    ],
+    ["Model", `${context.session.model.provider}/${context.session.model.id}`],
+  ];
+  for (const [label, value] of rows) context.print(`${label.padEnd(9)}${value}`);
+};

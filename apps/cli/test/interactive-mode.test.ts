@@ -1,0 +1,222 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startWireServer, type TestLlmServer, textReply, toolCallReply } from "@arbor/providers/testing";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { assertCliBuilt } from "./helpers/cli-paths";
+import { PtySession } from "./helpers/pty-session";
+
+let server: TestLlmServer;
+let dir: string;
+let project: string;
+let home: string;
+let pty: PtySession | undefined;
+
+beforeAll(async () => {
+  assertCliBuilt();
+  server = await startWireServer({ apiKey: "test-key" });
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.reset();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-tty-"));
+  project = path.join(dir, "project");
+  home = path.join(dir, "home");
+  fs.mkdirSync(path.join(project, ".arbor"), { recursive: true });
+  fs.writeFileSync(path.join(project, "a.txt"), "hello world\n");
+});
+afterEach(() => {
+  pty?.kill();
+  pty = undefined;
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function start(args: string[] = []): PtySession {
+  pty = new PtySession(args, {
+    cwd: project,
+    env: {
+      PATH: process.env.PATH,
+      HOME: dir,
+      ARBOR_HOME: home,
+      ANTHROPIC_API_KEY: "test-key",
+      ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+      LOCAL_API_KEY: "test-key",
+    },
+  });
+  return pty;
+}
+
+function sessionFiles(): string[] {
+  const root = path.join(home, "sessions");
+  return fs.existsSync(root)
+    ? fs
+        .readdirSync(root)
+        .flatMap((slug) => fs.readdirSync(path.join(root, slug)).map((name) => path.join(root, slug, name)))
+    : [];
+}
+
+function entriesOf(file: string): Array<Record<string, any>> {
+  return fs
+    .readFileSync(file, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+}
+
+describe("interactive mode in a terminal", () => {
+  it("streams replies and tool calls, shows the status line, and runs the session commands", async () => {
+    fs.writeFileSync(
+      path.join(project, ".arbor/settings.json"),
+      JSON.stringify({ compaction: { keepRecentTokens: 10 } }),
+    );
+    const tty = start();
+    let at = await tty.waitFor("› ");
+    expect(tty.screen).toMatch(/anthropic\/claude-sonnet-4-6 · context 0\/1\.0M \(0%\) · \$0\.0000/);
+
+    server.enqueue(
+      toolCallReply("read", { path: "a.txt" }, { text: "Reading it." }),
+      textReply("It says hello world."),
+    );
+    tty.sendLine("what does a.txt say?");
+    at = await tty.waitFor("It says hello world.", { from: at });
+    expect(tty.screen).toContain("● read(a.txt)\n  ✓ hello world\n");
+    at = await tty.waitFor(/context \d+\/1\.0M \(0%\)/, { from: at });
+
+    server.enqueue(textReply("Two words."));
+    tty.sendLine("count the words");
+    at = await tty.waitFor("Two words.", { from: at });
+
+    tty.sendLine("/name word counting");
+    at = await tty.waitFor('Session named "word counting".', { from: at });
+    tty.sendLine("/label counted");
+    at = await tty.waitFor(/Labelled [0-9a-f]{8} "counted"\./, { from: at });
+
+    tty.sendLine("/session");
+    at = await tty.waitFor(/Context +\d+ \/ 1,000,000 tokens/, { from: at });
+    expect(tty.screen.slice(0, at)).toMatch(/Messages 2 user, 3 assistant, 1 tool calls/);
+
+    // /tree: back to the second question, summarizing the branch we leave; its text comes back.
+    tty.sendLine("/tree");
+    at = await tty.waitFor("Move to entry", { from: at });
+    const second = /([0-9a-f]{8}) user +count the words/.exec(tty.screen)?.[1] as string;
+    tty.sendLine(second.slice(0, 5));
+    at = await tty.waitFor("Summarize the branch you leave?", { from: at });
+    server.enqueue(textReply("## Goal\nCount the words of a.txt."));
+    tty.sendLine("y");
+    at = await tty.waitFor(/Moved to [0-9a-f]{8}; summarized the branch you left in ([0-9a-f]{8})\./, {
+      from: at,
+    });
+    at = await tty.waitFor("› count the words", { from: at });
+    server.enqueue(textReply("Still two words."));
+    tty.type(" again\r");
+    at = await tty.waitFor("Still two words.", { from: at });
+
+    // /compact with a tiny keepRecentTokens: a real compaction through the model.
+    server.enqueue(
+      textReply("## Goal\nRead a.txt (compacted)."),
+      textReply("## Original Request\ncount again"),
+    );
+    tty.sendLine("/compact keep file names");
+    at = await tty.waitFor(/◆ compacted \(manual, model summary\): ~\d+ → ~\d+ tokens/, { from: at });
+    at = await tty.waitFor("(compacted)", { from: at });
+
+    tty.type("\u0004");
+    expect(await tty.exited).toBe(0);
+
+    const [file] = sessionFiles();
+    const entries = entriesOf(file as string);
+    const summary = entries.find((entry) => entry.type === "branch_summary");
+    expect(summary).toMatchObject({ summary: expect.stringContaining("Count the words of a.txt.") });
+    expect(entries.filter((entry) => entry.parentId === summary?.parentId).length).toBeGreaterThanOrEqual(1);
+    expect(entries.find((entry) => entry.type === "label")).toMatchObject({ label: "counted" });
+    expect(entries.find((entry) => entry.type === "session_info")).toMatchObject({ name: "word counting" });
+    const resent = entries.filter((entry) => entry.message?.role === "user").at(-1);
+    expect(JSON.stringify(resent?.message.content)).toContain("count the words again");
+    expect(entries.at(-1)).toMatchObject({ type: "compaction" });
+    const summaryRequests = server.requests.filter((request) =>
+      JSON.stringify(request.body).includes("keep file names"),
+    );
+    expect(summaryRequests.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("aborts a run with Ctrl-C and quits with Ctrl-C twice", async () => {
+    const tty = start(["--no-session"]);
+    let at = await tty.waitFor("› ");
+    server.enqueue(
+      textReply("This answer streams very slowly and never gets to the end.", {
+        eventDelayMs: 150,
+        chunkSize: 2,
+      }),
+    );
+    tty.sendLine("write slowly");
+    at = await tty.waitFor("This", { from: at });
+    tty.type("\u0003");
+    at = await tty.waitFor("(aborted)", { from: at });
+    at = await tty.waitFor("› ", { from: at });
+    expect(tty.screen).not.toContain("gets to the end");
+    tty.type("\u0003");
+    await tty.waitFor("(Ctrl-C again to quit)", { from: at });
+    tty.type("\u0003");
+    expect(await tty.exited).toBe(0);
+    expect(sessionFiles()).toEqual([]);
+  });
+
+  it("forks, clones, starts new sessions, resumes, and switches models", async () => {
+    fs.writeFileSync(
+      path.join(project, ".arbor/models.json"),
+      JSON.stringify({
+        models: [
+          {
+            id: "local-8k",
+            provider: "local",
+            api: "openai-chat",
+            baseUrl: server.openaiBaseUrl,
+            contextWindow: 8192,
+            maxTokens: 1024,
+          },
+        ],
+      }),
+    );
+    const tty = start();
+    let at = await tty.waitFor("› ");
+    server.enqueue(textReply("First."), textReply("Second."));
+    tty.sendLine("one");
+    at = await tty.waitFor("First.", { from: at });
+    tty.sendLine("two");
+    at = await tty.waitFor("Second.", { from: at });
+
+    tty.sendLine("/fork");
+    at = await tty.waitFor("Fork before which message?", { from: at });
+    expect(tty.screen.slice(0, at)).toMatch(/ {2}1\. [0-9a-f]{8} {2}one\n {2}2\. [0-9a-f]{8} {2}two/);
+    tty.sendLine("2");
+    at = await tty.waitFor(/Forked into .+\.jsonl \(from .+\.jsonl\)\./, { from: at });
+    at = await tty.waitFor("› two", { from: at });
+    tty.type("\u0015"); // Ctrl-U clears the prefilled line
+
+    tty.sendLine("/clone");
+    at = await tty.waitFor(/Cloned into .+\.jsonl\./, { from: at });
+
+    tty.sendLine("/model local-8k");
+    at = await tty.waitFor("Now using local/local-8k.", { from: at });
+    at = await tty.waitFor("local/local-8k · context", { from: at });
+    server.enqueue(textReply("From the local model."));
+    tty.sendLine("three");
+    at = await tty.waitFor("From the local model.", { from: at });
+    expect(server.requests.at(-1)?.route).toBe("openai-chat");
+
+    tty.sendLine("/new");
+    at = await tty.waitFor(/New session [0-9a-f-]{36}\./, { from: at });
+    tty.sendLine("/resume");
+    at = await tty.waitFor("Resume which session?", { from: at });
+    tty.sendLine("1");
+    at = await tty.waitFor(/Resumed .+\.jsonl \(\d+ entries\)\./, { from: at });
+
+    tty.type("\u0004");
+    expect(await tty.exited).toBe(0);
+    // The first session, the fork and the clone were written; the empty /new session was not.
+    const files = sessionFiles();
+    expect(files).toHaveLength(3);
+    const headers = files.map((file) => entriesOf(file)[0]);
+    expect(headers.filter((header) => header?.parentSession !== undefined)).toHaveLength(2);
+  });
+});
