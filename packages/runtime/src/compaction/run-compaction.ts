@@ -1,4 +1,4 @@
-import { type CompactionPreparation, estimateTokens, prepareCompaction } from "@arbor/compaction";
+import { prepareCompaction } from "@arbor/compaction";
 import type { Usage } from "@arbor/providers";
 import type { CustomCompaction } from "../events/runtime-hooks";
 import type { CompactionReason, CompactionResult, CompactionSummarizer } from "../events/session-events";
@@ -169,11 +169,6 @@ function failurePrefix(reason: CompactionReason): string {
 /** pi's `estimatedTokensAfter`: the sum of the projected messages' estimates. */
 function estimateAfter(core: SessionCore): number {
   let total = 0;
-  for (const message of core.store.getProjection().messages) {
-    total +=
-      core.tokenCounter === undefined ? estimateTokens(message) : core.tokenCounter.countMessage(message);
-  }
+  for (const message of core.store.getProjection().messages) total += core.tokenCounter.countMessage(message);
   return total;
 }
-
-export type { CompactionPreparation };

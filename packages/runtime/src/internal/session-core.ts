@@ -29,6 +29,8 @@ export interface SessionCore {
   readonly options: CreateAgentSessionOptions;
   /** The provider the loop uses (wrapped for `before_provider_request`). */
   provider: Provider;
+  /** The same provider unwrapped (what a fork starts with). */
+  baseProvider: Provider;
   /** The provider summaries use (wrapped too); `undefined` means offline summaries only. */
   summaryProvider: Provider | undefined;
   model: Model;
@@ -67,6 +69,7 @@ export function createSessionCore(
     settings: options.settings ?? {},
     options,
     provider: options.provider,
+    baseProvider: options.provider,
     summaryProvider:
       options.compaction?.provider === null ? undefined : (options.compaction?.provider ?? options.provider),
     model: options.model,

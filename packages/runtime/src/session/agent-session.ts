@@ -184,7 +184,10 @@ export class AgentSession {
   async setModel(model: Model, options: { provider?: Provider } = {}): Promise<void> {
     return this.change("set model", async () => {
       this.core.model = model;
-      if (options.provider !== undefined) this.core.provider = wrapProvider(options.provider, this.core.bus);
+      if (options.provider !== undefined) {
+        this.core.baseProvider = options.provider;
+        this.core.provider = wrapProvider(options.provider, this.core.bus);
+      }
       this.core.store.appendModelChange(model.provider, model.id);
       await notify(this.core, { type: "model_change", provider: model.provider, modelId: model.id });
     });

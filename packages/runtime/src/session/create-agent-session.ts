@@ -52,10 +52,15 @@ async function createWithDefinitions(
       `compaction.maxConsecutiveAutoCompactions must be an integer >= 1, got ${String(cap)}`,
     );
   }
-  const bus = createHookBus<RuntimeHooks>({
-    defaultTimeoutMs:
-      options.extensionTimeoutMs ?? options.settings?.extensionTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
-  });
+  const timeoutMs =
+    options.extensionTimeoutMs ?? options.settings?.extensionTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+  if (!(timeoutMs > 0)) {
+    throw new RuntimeError(
+      "INVALID_ARGUMENT",
+      `extensionTimeoutMs (option or setting) must be a positive number of milliseconds, got ${String(timeoutMs)}`,
+    );
+  }
+  const bus = createHookBus<RuntimeHooks>({ defaultTimeoutMs: timeoutMs });
   const core = createSessionCore(options, bus, createSessionLock());
   core.provider = wrapProvider(options.provider, bus);
   if (core.summaryProvider !== undefined) core.summaryProvider = wrapProvider(core.summaryProvider, bus);
@@ -81,7 +86,13 @@ async function createWithDefinitions(
   }
   return new AgentSession(core, teardown, (store) =>
     createWithDefinitions(
-      { ...options, store, model: core.model, thinkingLevel: core.thinkingLevel },
+      {
+        ...options,
+        store,
+        model: core.model,
+        provider: core.baseProvider,
+        thinkingLevel: core.thinkingLevel,
+      },
       definitions,
     ),
   );

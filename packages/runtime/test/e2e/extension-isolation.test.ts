@@ -83,4 +83,10 @@ describe("an extension that throws or hangs", () => {
       message: expect.stringContaining("broken-setup"),
     });
   });
+
+  it("a non-positive handler timeout is a typed error", async () => {
+    await expect(createHarness({ extensionTimeoutMs: 0 })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+    });
+  });
 });
