@@ -55,6 +55,7 @@ function sessionFiles(): string[] {
     : [];
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSONL entries are inspected loosely
 function entriesOf(file: string): Array<Record<string, any>> {
   return fs
     .readFileSync(file, "utf8")
