@@ -220,4 +220,27 @@ describe("interactive mode in a terminal", () => {
     const headers = files.map((file) => entriesOf(file)[0]);
     expect(headers.filter((header) => header?.parentSession !== undefined)).toHaveLength(2);
   });
+
+  it("resumes a session picked at start with --resume", async () => {
+    server.enqueue(textReply("Remembered."));
+    let tty = start();
+    let at = await tty.waitFor("› ");
+    tty.sendLine("remember the number 42");
+    at = await tty.waitFor("Remembered.", { from: at });
+    tty.type("\u0004");
+    expect(await tty.exited).toBe(0);
+
+    tty = start(["--resume"]);
+    at = await tty.waitFor("Resume which session? (1-1, Enter to cancel): ");
+    expect(tty.screen).toMatch(/ {2}1\. \d{4}-\d\d-\d\d \d\d:\d\d {2}remember the number 42/);
+    tty.sendLine("1");
+    at = await tty.waitFor("› ", { from: at });
+    server.enqueue(textReply("It was 42."));
+    tty.sendLine("what was the number?");
+    at = await tty.waitFor("It was 42.", { from: at });
+    tty.type("\u0004");
+    expect(await tty.exited).toBe(0);
+    expect(sessionFiles()).toHaveLength(1);
+    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain("remember the number 42");
+  });
 });
