@@ -95,6 +95,7 @@ function summarize(times) {
 
 const impl = await loadImpl();
 const result = { impl: args.impl, task: args.task };
+const cpu0 = process.cpuUsage();
 const t0 = now();
 const session = impl.open();
 const t1 = now();
@@ -103,6 +104,8 @@ const t2 = now();
 result.openMs = t1 - t0;
 result.projectionMs = t2 - t1;
 result.totalMs = t2 - t0;
+const cpu = process.cpuUsage(cpu0);
+result.cpuMs = (cpu.user + cpu.system) / 1000;
 result.projectedMessages = projection.messages.length;
 const mem = process.memoryUsage();
 result.rssAfterMb = mb(mem.rss);
