@@ -38,7 +38,6 @@ try {
   run(["inspect", example, "--keep-recent-tokens", "4000"]);
   fs.copyFileSync(path.join(root, example), copy);
   run(["compact", copy, "--offline", "--keep-recent-tokens", "4000"]);
-  run(["tree", copy]);
   run(["inspect", copy]);
   const report = JSON.parse(run(["inspect", copy, "--json"], { quiet: true }));
   console.log(
