@@ -7,9 +7,7 @@ import { ArborError } from "@arbor/providers";
  * - `CLI_SESSION_CORRUPT`: a session file has corrupt lines (the message names the first line);
  * - `CLI_MISSING_API_KEY`: the provider's key variable is not set (the message names it);
  * - `CLI_UNKNOWN_MODEL`: no built-in or declared model has that id;
- * - `CLI_MODELS_FILE_INVALID`: a models file is not valid (the message names the file and the key);
- * - `CLI_NO_SESSION`: `--continue` or `--resume` found no session for this folder;
- * - `CLI_RUN_FAILED`: print mode ended with a provider error or was aborted.
+ * - `CLI_MODELS_FILE_INVALID`: a models file is not valid (the message names the file and the key).
  */
 export type CliErrorCode =
   | "CLI_USAGE"
@@ -17,9 +15,7 @@ export type CliErrorCode =
   | "CLI_SESSION_CORRUPT"
   | "CLI_MISSING_API_KEY"
   | "CLI_UNKNOWN_MODEL"
-  | "CLI_MODELS_FILE_INVALID"
-  | "CLI_NO_SESSION"
-  | "CLI_RUN_FAILED";
+  | "CLI_MODELS_FILE_INVALID";
 
 /** A user error detected by the CLI itself (bad flags, missing file, missing key). */
 export class CliError extends ArborError {

@@ -120,6 +120,9 @@ describe("interactive mode in a terminal", () => {
     tty.sendLine("/compact keep file names");
     at = await tty.waitFor(/◆ compacted \(manual, model summary\): ~\d+ → ~\d+ tokens/, { from: at });
     at = await tty.waitFor("(compacted)", { from: at });
+    // Spinners were drawn (then erased) while the summaries were written.
+    expect(tty.rawOutput).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Summarizing the branch you leave…/);
+    expect(tty.rawOutput).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Compacting the context \(manual\)…/);
 
     tty.type("\u0004");
     expect(await tty.exited).toBe(0);

@@ -1,0 +1,47 @@
+import type { SessionEntry, SessionTreeNode } from "@arbor/session-store";
+import { describe, expect, it } from "vitest";
+import { formatSessionTree } from "./format-session-tree";
+
+function user(id: string, text: string): SessionEntry {
+  return {
+    type: "message",
+    id,
+    parentId: null,
+    timestamp: "2026-01-01T00:00:00.000Z",
+    message: { role: "user", content: text, timestamp: 0 },
+  };
+}
+
+function node(entry: SessionEntry, children: SessionTreeNode[] = [], label?: string): SessionTreeNode {
+  return { entry, children, ...(label ? { label } : {}) };
+}
+
+describe("formatSessionTree", () => {
+  it("keeps chains flat, draws forks, and marks labels and the leaf", () => {
+    const tree = [
+      node(user("aaaaaaaa", "start"), [
+        node(user("bbbbbbbb", "first idea"), [node(user("cccccccc", "more"))], "try-1"),
+        node(user("dddddddd", "second idea"), [
+          node(user("eeeeeeee", "deeper a")),
+          node(user("ffffffff", "deeper b")),
+        ]),
+      ]),
+    ];
+    expect(formatSessionTree(tree, { leafId: "ffffffff", width: 80 }).split("\n")).toEqual([
+      "aaaaaaaa user         start",
+      "├─ bbbbbbbb user         first idea  [try-1]",
+      "│  cccccccc user         more",
+      "└─ dddddddd user         second idea",
+      "   ├─ eeeeeeee user         deeper a",
+      "   └─ ffffffff user         deeper b  ← leaf",
+    ]);
+  });
+
+  it("renders a very long chain without recursion", () => {
+    let current = node(user("last0000", "end"));
+    for (let index = 0; index < 20_000; index++) {
+      current = node(user(index.toString(16).padStart(8, "0"), "step"), [current]);
+    }
+    expect(formatSessionTree([current], { leafId: null, width: 80 }).split("\n")).toHaveLength(20_001);
+  });
+});
