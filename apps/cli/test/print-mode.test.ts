@@ -92,6 +92,18 @@ describe("print mode", () => {
       .map((entry) => (entry.message as { role: string }).role);
     expect(roles.filter((role) => role === "toolResult")).toHaveLength(4);
     expect(roles.at(-1)).toBe("assistant");
+
+    // The tools' calls feed file tracking: compacting the session lists the files they touched.
+    const compact = await runCliProcess(["compact", file as string, "--offline", "--keep-recent-tokens", "0"], {
+      env,
+      cwd: project,
+    });
+    expect(compact.code).toBe(0);
+    const compaction = readEntries(file as string).at(-1);
+    expect(compaction).toMatchObject({
+      type: "compaction",
+      details: { readFiles: [], modifiedFiles: ["notes.txt", "out/summary.txt"] },
+    });
   });
 
   it("streams the events as JSON lines with --json", async () => {
