@@ -58,7 +58,10 @@ export function loadSession(
   }
   const version = readSessionVersion([result.header]);
   if (version >= 3) {
-    const table = new EntryTable(result.records, (index) => storage.readEntry(index), onProblem);
+    const table = new EntryTable(result.records, (index) => storage.readEntry(index), onProblem, {
+      ...(result.parentIndex ? { parentIndex: result.parentIndex } : {}),
+      ...(storage.indexOfId ? { indexOfId: (id: string) => storage.indexOfId?.(id) } : {}),
+    });
     return {
       header: result.header as unknown as SessionHeader,
       table,
