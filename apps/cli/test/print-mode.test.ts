@@ -94,10 +94,13 @@ describe("print mode", () => {
     expect(roles.at(-1)).toBe("assistant");
 
     // The tools' calls feed file tracking: compacting the session lists the files they touched.
-    const compact = await runCliProcess(["compact", file as string, "--offline", "--keep-recent-tokens", "0"], {
-      env,
-      cwd: project,
-    });
+    const compact = await runCliProcess(
+      ["compact", file as string, "--offline", "--keep-recent-tokens", "0"],
+      {
+        env,
+        cwd: project,
+      },
+    );
     expect(compact.code).toBe(0);
     const compaction = readEntries(file as string).at(-1);
     expect(compaction).toMatchObject({
