@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startWireServer, type TestLlmServer, textReply, toolCallReply } from "@arbor/providers/testing";
+import { openSessionStore } from "@arbor/session-store";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertCliBuilt } from "./helpers/cli-paths";
 import { isolatedEnv, runCliProcess } from "./helpers/run-cli-process";
@@ -175,5 +176,41 @@ describe("print mode", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^arbor: anthropic\/claude-sonnet-4-6 failed: .+\n$/);
     expect(run.stderr).not.toContain("wrong-key");
+  });
+
+  it("talks to OpenAI's Responses API with --provider, --model and --base-url", async () => {
+    server.enqueue(textReply("Hello from the Responses API."));
+    const run = await runCliProcess(
+      [
+        "-p",
+        "hi",
+        "--provider",
+        "openai",
+        "--model",
+        "gpt-4.1",
+        "--base-url",
+        server.openaiBaseUrl,
+        "--no-session",
+      ],
+      { env: { ...env, ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: "test-key" }, cwd: project },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("Hello from the Responses API.\n");
+    expect(server.requests[0]?.route).toBe("openai-responses");
+  });
+
+  it("refuses a session file another process is writing to", async () => {
+    const file = path.join(project, "busy.jsonl");
+    server.enqueue(textReply("first"));
+    expect((await runCliProcess(["-p", "one", "--session", file], { env, cwd: project })).code).toBe(0);
+    const holder = openSessionStore(file);
+    try {
+      const run = await runCliProcess(["-p", "two", "--session", file], { env, cwd: project });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^arbor: .*busy\.jsonl is locked by process \d+/);
+      expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+    } finally {
+      holder.close();
+    }
   });
 });
