@@ -5,6 +5,7 @@ import { startWireServer, type TestLlmServer, textReply, toolCallReply } from "@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertCliBuilt } from "./helpers/cli-paths";
 import { PtySession } from "./helpers/pty-session";
+import { runCliProcess } from "./helpers/run-cli-process";
 
 let server: TestLlmServer;
 let dir: string;
@@ -245,5 +246,24 @@ describe("interactive mode in a terminal", () => {
     expect(await tty.exited).toBe(0);
     expect(sessionFiles()).toHaveLength(1);
     expect(JSON.stringify(server.requests.at(-1)?.body)).toContain("remember the number 42");
+  });
+
+  it("reads prompts from a pipe and finishes the run before exiting", async () => {
+    server.enqueue(toolCallReply("read", { path: "a.txt" }), textReply("Piped answer."));
+    const run = await runCliProcess(["--no-session"], {
+      cwd: project,
+      input: "what does a.txt say?\n",
+      env: {
+        PATH: process.env.PATH,
+        HOME: dir,
+        ARBOR_HOME: home,
+        ANTHROPIC_API_KEY: "test-key",
+        ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+      },
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("● read(a.txt)\n  ✓ hello world\nPiped answer.\n");
+    expect(run.stdout).not.toContain("\u001b[");
   });
 });

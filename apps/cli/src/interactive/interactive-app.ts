@@ -34,6 +34,7 @@ export class InteractiveApp implements InteractiveContext {
   };
   private pendingAnswer: ((line: string) => void) | undefined;
   private busy = false;
+  private closing = false;
   private lastInterrupt = 0;
   private cost = 0;
   private finish: ((code: number) => void) | undefined;
@@ -82,7 +83,14 @@ export class InteractiveApp implements InteractiveContext {
     this.rl = rl;
     rl.on("line", (line) => void this.onLine(line));
     rl.on("SIGINT", () => void this.onInterrupt());
-    rl.on("close", () => this.finish?.(0));
+    rl.on("close", () => {
+      // Input ended (Ctrl-D, or the end of piped input): finish once the current run is done.
+      this.closing = true;
+      const pending = this.pendingAnswer;
+      this.pendingAnswer = undefined;
+      pending?.("");
+      if (!this.busy) this.finish?.(0);
+    });
     this.print(this.style.bold(`arbor · ${this.describeSession()}`));
     this.print(this.style.dim("Type a request, /help for commands, Ctrl-C to abort a run, Ctrl-D to quit."));
     this.showStatus();
@@ -214,6 +222,10 @@ export class InteractiveApp implements InteractiveContext {
       });
     } finally {
       this.busy = false;
+    }
+    if (this.closing) {
+      this.finish?.(0);
+      return;
     }
     if (this.finish) {
       this.showStatus();
