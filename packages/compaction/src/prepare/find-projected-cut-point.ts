@@ -17,7 +17,7 @@ function advancesPastRecovery(projection: BranchProjection, cutIndex: number, en
   const omitted = new Set<string>();
   let hasOmittedAssistant = false;
   for (let index = cutIndex + 1; index < end; index++) {
-    const entry = projection.entries[index] as SessionEntry;
+    const entry = projection.entryAt(index);
     if (entry.type === "compaction") return false;
     const visible = isIntrinsicallyVisible(entry);
     const isOmitted = visible && projection.messages(index).length === 0;
@@ -29,7 +29,7 @@ function advancesPastRecovery(projection: BranchProjection, cutIndex: number, en
   }
   if (!hasOmittedAssistant) return false;
   for (let index = cutIndex + 1; index < end; index++) {
-    const entry = projection.entries[index] as SessionEntry;
+    const entry = projection.entryAt(index);
     if (entry.type === "context_edit" && entry.replacement !== null && !omitted.has(entry.targetId))
       return false;
   }

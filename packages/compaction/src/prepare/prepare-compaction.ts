@@ -45,10 +45,7 @@ export interface PrepareCompactionOptions {
 
 function collectMessages(projection: BranchProjection, from: number, to: number): AgentMessage[] {
   const result: AgentMessage[] = [];
-  for (let index = from; index < to; index++) {
-    if (projection.isCompaction(index)) continue;
-    for (const message of projection.messages(index)) if (message.role !== "system") result.push(message);
-  }
+  projection.collectConversation(from, to, result);
   return result;
 }
 
@@ -82,11 +79,12 @@ export function prepareCompaction(
   const counter = options.tokenCounter ?? defaultTokenCounter;
   const projection = new BranchProjection(branchEntries, counter);
   const hasPrevious = projection.isCompaction(0) && projection.messages(0).length > 0;
-  const previous = hasPrevious ? (projection.entries[0] as CompactionEntry) : undefined;
+  const previous = hasPrevious ? (projection.entryAt(0) as CompactionEntry) : undefined;
   const boundaryStart = hasPrevious ? 1 : 0;
   const tokensBefore = estimateProjectionView(projection, branchEntries, counter).tokens;
   const cut = findProjectedCutPoint(projection, boundaryStart, projection.length, settings.keepRecentTokens);
-  const firstKept = projection.entries[cut.firstKeptEntryIndex];
+  const firstKept =
+    cut.firstKeptEntryIndex < projection.length ? projection.entryAt(cut.firstKeptEntryIndex) : undefined;
   if (!firstKept?.id) return undefined;
   const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.firstKeptEntryIndex;
   const messagesToSummarize = collectMessages(projection, boundaryStart, historyEnd);
@@ -111,7 +109,7 @@ export function prepareCompaction(
     fileOps,
     settings,
   };
-  if (cut.isSplitTurn) preparation.turnStartEntryId = projection.entries[cut.turnStartIndex]?.id;
+  if (cut.isSplitTurn) preparation.turnStartEntryId = projection.entryAt(cut.turnStartIndex).id;
   if (previous !== undefined) preparation.previousSummary = previous.summary;
   return preparation;
 }
