@@ -2,8 +2,6 @@ import { ArborError } from "@arbor/providers";
 
 /**
  * Stable codes of {@link CompactionError}:
- * - `NOTHING_TO_COMPACT`: the branch has nothing before the cut point (session too small).
- * - `ALREADY_COMPACTED`: the branch ends with a compaction entry.
  * - `MISSING_FIRST_KEPT_ENTRY`: a preparation without `firstKeptEntryId` (old, unmigrated session).
  * - `SUMMARY_FAILED`: the model answered with an error (the provider's message is in the text and `cause`).
  * - `SUMMARY_TRUNCATED`: the model hit its output limit; the partial summary was discarded.
@@ -12,8 +10,6 @@ import { ArborError } from "@arbor/providers";
  * - `SUMMARY_ABORTED`: the caller's `AbortSignal` fired before the summary was complete.
  */
 export type CompactionErrorCode =
-  | "NOTHING_TO_COMPACT"
-  | "ALREADY_COMPACTED"
   | "MISSING_FIRST_KEPT_ENTRY"
   | "SUMMARY_FAILED"
   | "SUMMARY_TRUNCATED"

@@ -55,10 +55,15 @@ export interface DefaultCompactorOptions {
   branchReserveTokens?: number;
   /** Output cap of summary requests (default: fitted to the model's window). */
   maxTokens?: number;
+  /** Retries of summary requests that fail before any content arrived. */
   retry?: RetryOptions;
+  /** Extra HTTP headers of summary requests. */
   headers?: Record<string, string>;
+  /** API key for summary requests (never logged). */
   apiKey?: string;
+  /** Counter for the branch-summary input budget. Default: chars/4. */
   tokenCounter?: TokenCounter;
+  /** Tool names tracked as file operations by the offline summarizer and branch summaries. */
   fileToolMapping?: FileToolMapping;
 }
 

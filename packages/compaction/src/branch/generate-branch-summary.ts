@@ -23,18 +23,25 @@ export interface BranchSummaryOptions extends Omit<SummaryModelOptions, "provide
   contextWindow?: number;
   /** When the model fails (not an abort), write the summary offline instead of throwing. Default `false`. */
   offlineFallback?: boolean;
+  /** Counter for the input budget. Default: pi's chars/4 estimate. */
   tokenCounter?: TokenCounter;
+  /** Tool names tracked as file operations. Default: `read` / `write` / `edit`. */
   fileToolMapping?: FileToolMapping;
 }
 
 /** A branch summary ready for a `branch_summary` entry (`details` = `{ readFiles, modifiedFiles }`). */
 export interface BranchSummaryResult {
+  /** Preamble, summary text and file-list tags. */
   summary: string;
+  /** Usage of the model request; absent offline. */
   usage?: Usage;
+  /** Files only read on the branch (and in earlier branch summaries it contained), sorted. */
   readFiles: string[];
+  /** Files modified there, sorted. */
   modifiedFiles: string[];
   /** Who wrote it; `"none"` when the branch had nothing to summarize. */
   summarizer: "model" | "offline" | "none";
+  /** The model failure that the offline summary replaced (with `offlineFallback`). */
   fallbackError?: CompactionError;
 }
 

@@ -27,7 +27,9 @@ export interface PreparedBranchEntries {
 
 /** Options of {@link prepareBranchEntries}. */
 export interface PrepareBranchEntriesOptions {
+  /** Counter for the budget. Default: pi's chars/4 estimate (needed for pi parity). */
   tokenCounter?: TokenCounter;
+  /** Tool names tracked as file operations. Default: `read` / `write` / `edit`. */
   fileToolMapping?: FileToolMapping;
 }
 
