@@ -16,6 +16,11 @@ export interface SessionTreeNode {
  * Arranges entries (file order) as a forest. Roots are entries whose `parentId` is `null`, their own
  * id, or an id no entry has (orphans), in file order. Children are sorted by timestamp, oldest first.
  * Iterative: deep trees do not overflow the stack.
+ *
+ * A damaged file can make parent links circular (duplicated ids: the last entry with an id stands
+ * for every copy, so a copy's parent link can point below it). Such a loop is cut where the walk
+ * from the roots meets it again, and entries reachable only through a loop become extra roots (in
+ * file order, after the others), so the result is always finite and holds every entry.
  */
 export function buildSessionTree(
   entries: readonly SessionEntry[],
@@ -39,11 +44,39 @@ export function buildSessionTree(
     if (parent) parent.children.push(node);
     else roots.push(node);
   }
-  const stack = [...roots];
-  const time = (node: SessionTreeNode) => new Date(node.entry.timestamp).getTime();
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    node.children.sort((a, b) => time(a) - time(b));
-    for (const child of node.children) stack.push(child);
+  const state = new Map<SessionTreeNode, "open" | "done">();
+  for (const root of roots) sortSubtree(root, state);
+  for (const { id } of entries) {
+    const node = nodes.get(id) as SessionTreeNode;
+    if (state.has(node)) continue;
+    roots.push(node);
+    sortSubtree(node, state);
   }
   return roots;
+}
+
+/** Sorts the children of every node under `root` (depth first), dropping links back to an open ancestor. */
+function sortSubtree(root: SessionTreeNode, state: Map<SessionTreeNode, "open" | "done">): void {
+  if (state.has(root)) return;
+  const time = (node: SessionTreeNode) => new Date(node.entry.timestamp).getTime();
+  const path: { node: SessionTreeNode; next: number }[] = [];
+  const enter = (node: SessionTreeNode) => {
+    state.set(node, "open");
+    node.children.sort((a, b) => time(a) - time(b));
+    path.push({ node, next: 0 });
+  };
+  enter(root);
+  while (path.length > 0) {
+    const top = path[path.length - 1] as { node: SessionTreeNode; next: number };
+    const child = top.node.children[top.next];
+    if (child === undefined) {
+      state.set(top.node, "done");
+      path.pop();
+    } else if (state.get(child) === "open") {
+      top.node.children.splice(top.next, 1); // a loop back to an ancestor
+    } else {
+      top.next++;
+      if (!state.has(child)) enter(child);
+    }
+  }
 }

@@ -70,4 +70,12 @@ describe("createMemoryStorage", () => {
       "SESSION_HEADER_INVALID",
     );
   });
+
+  it("reports a line that passed the fast scan but is broken in between as SESSION_LINE_CORRUPT", () => {
+    const broken = jsonl(header(), ...chain(2)).replace('"role":"user",', '"role":"user",\u0001');
+    const storage = createMemoryStorage({ content: broken });
+    expect(storage.load().records).toHaveLength(2);
+    expect(codeOf(() => storage.readEntry(0))).toBe("SESSION_LINE_CORRUPT");
+    expect(storage.readEntry(1)).toEqual(chain(2)[1]);
+  });
 });

@@ -119,7 +119,16 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
           { path: name },
         );
       }
-      return JSON.parse(lines[lineIndex] as string) as Record<string, unknown>;
+      try {
+        return JSON.parse(lines[lineIndex] as string) as Record<string, unknown>;
+      } catch (error) {
+        // A line that passed the load-time fast scan but is broken in between (as the JSONL backend).
+        throw new SessionStorageError(
+          "SESSION_LINE_CORRUPT",
+          `${name}:${lineIndex + 1}: the line of entry ${table.records[index]?.id ?? index} does not parse (${String((error as Error).message).slice(0, 120)}). It is kept unchanged.`,
+          { path: name, line: lineIndex + 1, cause: error },
+        );
+      }
     },
     lineOf(index: number): number | undefined {
       const lineIndex = recordLines[index];
