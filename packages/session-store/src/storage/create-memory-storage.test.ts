@@ -78,4 +78,11 @@ describe("createMemoryStorage", () => {
     expect(codeOf(() => storage.readEntry(0))).toBe("SESSION_LINE_CORRUPT");
     expect(storage.readEntry(1)).toEqual(chain(2)[1]);
   });
+
+  it("reports a last line without newline that parses but is no entry", () => {
+    const storage = createMemoryStorage({ content: `${jsonl(header(), ...chain(1))}{"type":{}}` });
+    const { records, issues } = storage.load();
+    expect(records).toHaveLength(1);
+    expect(issues.map((i) => [i.code, i.line])).toEqual([["SESSION_LINE_CORRUPT", 3]]);
+  });
 });

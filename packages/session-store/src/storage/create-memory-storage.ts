@@ -85,14 +85,14 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       const buf = Buffer.from(text, "utf8");
       const scanner = new LineScanner(name, table);
       const end = scanner.scanChunk(buf, buf.length, 0);
-      const issues: StorageLoadIssue[] = [...scanner.issues];
+      const tornTail: StorageLoadIssue[] = [];
       if (end < buf.length) {
         const parsed = parseLine(buf, end, buf.length);
         if (parsed.ok || buf.toString("utf8", end).trim() === "") {
           scanner.classify(buf, end, buf.length, end);
         } else {
           const line = scanner.lineNo + 1;
-          issues.push({
+          tornTail.push({
             code: "SESSION_TAIL_TORN",
             line,
             message: `${name}:${line}: the last line is incomplete (${buf.length - end} bytes). It is kept in the text and left out of the session.`,
@@ -101,6 +101,8 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
           });
         }
       }
+      // Read after the tail was classified: a complete last line that is no entry is reported too.
+      const issues: StorageLoadIssue[] = [...scanner.issues, ...tornTail];
       scanner.requireHeader(end > 0 || table.size > 0);
       header = scanner.header;
       lines = text === "" ? [] : text.replace(/\n$/, "").split("\n");
