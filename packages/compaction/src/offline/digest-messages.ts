@@ -5,39 +5,65 @@ import {
   type FileToolMapping,
   type FileToolRule,
 } from "../files/file-operations";
-import { clip, contentToText, firstLine, pushUnique, sentences, squash } from "./text-utils";
+import { branchSummaryContext } from "./branch-summary-context";
+import { FailureLog } from "./failure-log";
+import {
+  clip,
+  clipAtBoundary,
+  contentToText,
+  firstLine,
+  leadSentences,
+  pushUnique,
+  sentences,
+  squash,
+} from "./text-utils";
 
-/** A failure seen in the messages; `resolved` once the same action later succeeded. */
-export interface DigestError {
-  key: string;
+/** The last assistant text of the range; `final` when it ended a turn (no tool calls, normal stop). */
+export interface LastAssistantText {
   text: string;
-  resolved: boolean;
+  final: boolean;
+}
+
+/** Options of {@link digestMessages}. */
+export interface DigestOptions {
+  /** Tool-name mapping for file tracking (default: `read` / `write` / `edit`). */
+  mapping?: FileToolMapping;
+  /** A request still open before the range starts (an earlier checkpoint's In Progress item). */
+  openRequest?: string | undefined;
+  /** Blocked lines of an earlier checkpoint, to be resolved by later successes in the range. */
+  carriedFailures?: readonly string[];
 }
 
 /** What the offline summarizer extracts from a message range before rendering it. */
 export interface SessionDigest {
+  /** Substantive user requests in order (greetings and acknowledgements stripped). */
   requests: string[];
   constraints: string[];
+  /** The lead sentences of final answers to requests, in order. */
   outcomes: string[];
   decisions: string[];
-  errors: DigestError[];
+  failures: FailureLog;
   modified: string[];
   read: string[];
   commands: string[];
   otherTools: Map<string, number>;
   notes: string[];
-  embeddedSummaries: string[];
+  /** Context lines from summaries of branches the user left (their decisions go to `decisions`). */
+  branchContext: string[];
   /** The last user request has no final assistant answer after it. */
   openRequest: string | undefined;
-  lastAssistantText: string | undefined;
+  lastAssistant: LastAssistantText | undefined;
 }
 
 const CONSTRAINT_PATTERN =
   /\b(must|mustn't|must not|never|always|don't|do not|should|shouldn't|should not|prefer|avoid|without|only|keep|make sure|required?|no more than|at most|at least)\b/i;
 const DECISION_PATTERN =
-  /\b(decided|decide to|chose|choose|will use|going with|instead of|rather than|switched to|switching to|approach|because|so that)\b/i;
+  /\b(decided|decide to|chose|choose|will use|going with|instead of|rather than|switched to|switching to|approach|because|so that|so (?:I|we)(?:'ll| will)|so (?:it|they) can)\b/i;
 const TRIVIAL_REQUEST =
-  /^(ok(ay)?|yes|yep|no|thanks?( you)?|continue|go on|go ahead|proceed|sure|do it)[.!]?$/i;
+  /^(ok(ay)?|yes|yep|no|thanks?( you)?|continue|go on|go ahead|proceed|sure|do it|hi|hello|hey|great|perfect|nice|cool)[.!]*$/i;
+/** Leading greetings and acknowledgements ("Hi!", "Great.", "Thanks!") that carry no request. */
+const PLEASANTRY =
+  /^(?:hi|hello|hey|hi there|hello there|great|perfect|nice|cool|awesome|thanks|thank you|ok|okay|good|sounds good|looks good)[.!]+\s+/i;
 const TARGET_KEYS = ["path", "file_path", "command", "pattern", "query", "url", "name"];
 
 interface PendingCall {
@@ -90,17 +116,15 @@ function recordResult(
   output: string,
   prefix = "",
 ): void {
-  const key = `${call.name}\u0000${call.target}`;
   if (!ok) {
-    const detail = clip(prefix + (errorLine(output) || "failed without output"), 300);
-    digest.errors.push({
-      key,
-      text: `\`${call.name}\` ${call.target ? `\`${call.target}\` ` : ""}failed: ${detail}`,
-      resolved: false,
-    });
+    digest.failures.toolFailed(
+      call.name,
+      call.target,
+      prefix + (errorLine(output) || "failed without output"),
+    );
     return;
   }
-  for (const error of digest.errors) if (error.key === key) error.resolved = true;
+  digest.failures.toolSucceeded(call.name, call.target);
   if (call.kind === "write" || call.kind === "edit")
     for (const path of call.paths) pushUnique(digest.modified, path);
   else if (call.kind === "read") for (const path of call.paths) pushUnique(digest.read, path);
@@ -108,14 +132,28 @@ function recordResult(
   else digest.otherTools.set(call.name, (digest.otherTools.get(call.name) ?? 0) + 1);
 }
 
+/** `text` without leading greetings and acknowledgements, squashed. */
+function withoutPleasantries(text: string): string {
+  let rest = squash(text);
+  for (let match = PLEASANTRY.exec(rest); match; match = PLEASANTRY.exec(rest))
+    rest = rest.slice(match[0].length);
+  return rest;
+}
+
 function digestUserText(digest: SessionDigest, text: string): void {
-  const request = squash(text);
+  const request = withoutPleasantries(text);
   if (request.length === 0) return;
-  if (!TRIVIAL_REQUEST.test(request)) pushUnique(digest.requests, clip(request, 400));
   for (const sentence of sentences(text)) {
     if (CONSTRAINT_PATTERN.test(sentence)) pushUnique(digest.constraints, clip(squash(sentence), 240));
   }
-  digest.openRequest = clip(request, 400);
+  if (TRIVIAL_REQUEST.test(request)) {
+    // "continue", "yes": the work goes on with the request before it.
+    digest.openRequest = digest.openRequest ?? digest.requests.at(-1) ?? request;
+    return;
+  }
+  const clipped = clipAtBoundary(request, 400);
+  pushUnique(digest.requests, clipped);
+  digest.openRequest = clipped;
 }
 
 function digestAssistant(
@@ -132,49 +170,57 @@ function digestAssistant(
     const args = block.arguments !== null && typeof block.arguments === "object" ? block.arguments : {};
     calls.set(block.id, describeCall(block.name, args, mapping));
   }
-  if ((message.stopReason as string) === "error") {
-    const reason = clip(firstLine(message.errorMessage ?? "") || "unknown error", 300);
-    digest.errors.push({
-      key: `model\u0000${reason}`,
-      text: `The model request failed: ${reason}`,
-      resolved: false,
-    });
-  }
+  const stopReason = message.stopReason as string;
+  if (stopReason === "error")
+    digest.failures.modelFailed(firstLine(message.errorMessage ?? "") || "unknown error");
+  else if (stopReason === "aborted") digest.failures.modelAborted(firstLine(message.errorMessage ?? ""));
+  else digest.failures.modelSucceeded();
   if (text.length === 0) return;
-  digest.lastAssistantText = text;
+  const final = !hasCalls && stopReason === "stop";
+  digest.lastAssistant = { text, final };
   for (const sentence of sentences(text)) {
-    if (DECISION_PATTERN.test(sentence)) pushUnique(digest.decisions, clip(squash(sentence), 240));
+    if (DECISION_PATTERN.test(sentence))
+      pushUnique(digest.decisions, clipAtBoundary(squash(sentence).replace(/:$/, "."), 240));
   }
-  if (!hasCalls && message.stopReason === "stop" && digest.openRequest !== undefined) {
-    const answer = clip(squash(sentences(text).slice(0, 2).join(" ") || text), 240);
+  if (final && digest.openRequest !== undefined) {
+    const lead = leadSentences(text, 240) || clipAtBoundary(squash(text), 240);
+    // "Done: the README …" reads twice under Done.
+    const answer = lead.replace(/^(?:all )?done[:.!]\s+(\S)/i, (_, first: string) => first.toUpperCase());
     pushUnique(digest.outcomes, answer);
     digest.openRequest = undefined;
   }
 }
 
 /**
- * Walks a message range once and extracts requests, constraints, tool activity, errors (marked
- * resolved when the same action later succeeds), decisions and the last assistant text. Pure.
+ * Walks a message range once, in order, and extracts requests, constraints, tool activity, failures
+ * (resolved by later successes, see {@link FailureLog}), decisions, answers and the last assistant
+ * text. Pure: the messages are not mutated.
  */
 export function digestMessages(
   messages: readonly AgentMessage[],
-  mapping: FileToolMapping = DEFAULT_FILE_TOOL_MAPPING,
+  options: DigestOptions = {},
 ): SessionDigest {
+  const mapping = options.mapping ?? DEFAULT_FILE_TOOL_MAPPING;
+  const groupOf = (name: string) => {
+    const kind = ruleFor(mapping, name)?.kind;
+    return kind === "write" || kind === "edit" ? "\u0000file-change" : name;
+  };
   const digest: SessionDigest = {
     requests: [],
     constraints: [],
     outcomes: [],
     decisions: [],
-    errors: [],
+    failures: new FailureLog(groupOf),
     modified: [],
     read: [],
     commands: [],
     otherTools: new Map(),
     notes: [],
-    embeddedSummaries: [],
-    openRequest: undefined,
-    lastAssistantText: undefined,
+    branchContext: [],
+    openRequest: options.openRequest,
+    lastAssistant: undefined,
   };
+  for (const line of options.carriedFailures ?? []) digest.failures.carryOver(line);
   const calls = new Map<string, PendingCall>();
   for (const message of messages) {
     switch (message.role) {
@@ -204,10 +250,12 @@ export function digestMessages(
       case "custom":
         pushUnique(digest.notes, clip(squash(contentToText(message.content)), 300));
         break;
-      case "compactionSummary":
-      case "branchSummary":
-        digest.embeddedSummaries.push(message.summary);
+      case "branchSummary": {
+        const context = branchSummaryContext(message.summary);
+        for (const decision of context.decisions) pushUnique(digest.decisions, decision);
+        for (const line of context.critical) pushUnique(digest.branchContext, line);
         break;
+      }
       default:
         break;
     }

@@ -1,5 +1,8 @@
 import type { AgentMessage } from "@arbor/agent-loop";
 import type { FileToolMapping } from "../files/file-operations";
+import { activityItems, splitPreviousDone } from "./activity-items";
+import { composeGoal } from "./compose-goal";
+import { composeNextSteps } from "./compose-next-steps";
 import { digestMessages, type SessionDigest } from "./digest-messages";
 import {
   emptyStructuredSummary,
@@ -7,7 +10,7 @@ import {
   renderStructuredSummary,
   type StructuredSummary,
 } from "./structured-summary";
-import { clip, pushUnique } from "./text-utils";
+import { clip, clipAtBoundary, pushUnique, squash } from "./text-utils";
 
 /** What {@link summarizeOffline} reads from a compaction preparation. */
 export interface OfflineSummarySource {
@@ -42,34 +45,6 @@ function newest(items: string[], max: number): string[] {
   return items.length <= max ? items : items.slice(items.length - max);
 }
 
-function formatList(paths: readonly string[], max = 8): string {
-  const shown = paths.slice(0, max).map((path) => `\`${path}\``);
-  return paths.length > max ? `${shown.join(", ")} and ${paths.length - max} more` : shown.join(", ");
-}
-
-/** Tool activity of the range, aggregated into at most four items. */
-function activityItems(digest: SessionDigest): string[] {
-  const items: string[] = [];
-  if (digest.modified.length > 0) items.push(`Modified ${formatList(digest.modified)}`);
-  const readOnly = digest.read.filter((path) => !digest.modified.includes(path));
-  if (readOnly.length > 0) items.push(`Read ${formatList(readOnly)}`);
-  if (digest.commands.length === 1) items.push(`Ran \`${digest.commands[0]}\` successfully`);
-  else if (digest.commands.length > 1) {
-    const recent = newest([...digest.commands], 6);
-    const more = digest.commands.length - recent.length;
-    items.push(
-      `Ran successfully: ${recent.map((command) => `\`${command}\``).join(", ")}${more > 0 ? ` and ${more} earlier commands` : ""}`,
-    );
-  }
-  if (digest.otherTools.size > 0) {
-    const tools = [...digest.otherTools].map(
-      ([name, count]) => `\`${name}\`${count > 1 ? ` ×${count}` : ""}`,
-    );
-    items.push(`Also used ${tools.join(", ")}`);
-  }
-  return items;
-}
-
 function combine(
   previous: StructuredSummary,
   digest: SessionDigest,
@@ -77,45 +52,34 @@ function combine(
 ): StructuredSummary {
   const max = options.maxItemsPerSection ?? 12;
   const result = emptyStructuredSummary();
-  const unresolved = digest.errors.filter((error) => !error.resolved).map((error) => error.text);
+  const unresolved = digest.failures.unresolved();
+  const blocking = unresolved.filter((failure) => failure.kind !== "aborted").map((failure) => failure.text);
+  const resolvedTexts = new Set(digest.failures.resolved().map((failure) => failure.text));
 
-  mergeInto(result.goal, previous.goal);
-  const [firstRequest, ...laterRequests] = digest.requests;
-  if (result.goal.length === 0 && firstRequest !== undefined) result.goal.push(firstRequest);
-  else if (firstRequest !== undefined) mergeInto(result.goal, [`Later request: ${clip(firstRequest, 240)}`]);
-  mergeInto(
-    result.goal,
-    laterRequests.map((request) => `Later request: ${clip(request, 240)}`),
-  );
-  result.goal =
-    result.goal.length > 6 ? [result.goal[0] as string, ...newest(result.goal.slice(1), 5)] : result.goal;
-
+  result.goal = composeGoal(previous.goal, digest.requests, digest.openRequest);
   mergeInto(result.constraints, [...previous.constraints, ...digest.constraints]);
   // Aggregated activity always fits; older answers give way to newer ones.
-  const activity = activityItems(digest);
+  const earlier = splitPreviousDone(previous.done);
+  const activity = activityItems(earlier.activity, digest);
   mergeInto(
     result.done,
-    newest(dedupe([...previous.done, ...digest.outcomes]), Math.max(0, max - activity.length)),
+    newest(dedupe([...earlier.rest, ...digest.outcomes]), Math.max(0, max - activity.length)),
   );
   mergeInto(result.done, activity);
-  if (digest.openRequest !== undefined) result.inProgress.push(digest.openRequest);
-  else if (digest.requests.length === 0) mergeInto(result.inProgress, previous.inProgress);
-  mergeInto(result.blocked, [...previous.blocked, ...unresolved]);
-  mergeInto(result.decisions, [...previous.decisions, ...digest.decisions]);
-
-  if (digest.openRequest !== undefined)
-    result.nextSteps.push(`Continue the current request: "${clip(digest.openRequest, 240)}"`);
-  for (const error of unresolved) result.nextSteps.push(`Resolve: ${error}`);
-  if (digest.lastAssistantText !== undefined) {
-    result.nextSteps.push(
-      `Pick up from the last assistant message: "${clip(digest.lastAssistantText.trim(), 400)}"`,
-    );
+  if (digest.openRequest !== undefined) {
+    // No new request: the earlier checkpoint's open items are still open.
+    if (digest.requests.length === 0) mergeInto(result.inProgress, previous.inProgress);
+    pushUnique(result.inProgress, digest.openRequest);
   }
-  if (result.nextSteps.length === 0) mergeInto(result.nextSteps, previous.nextSteps);
+  mergeInto(result.blocked, blocking);
+  mergeInto(result.decisions, [...previous.decisions, ...digest.decisions]);
+  const toolFailures = unresolved.filter((failure) => failure.kind === "tool").map((failure) => failure.text);
+  result.nextSteps = composeNextSteps(digest, toolFailures, previous.nextSteps);
 
   mergeInto(result.critical, [
-    ...previous.critical,
-    ...unresolved,
+    ...previous.critical.filter((item) => !resolvedTexts.has(item)),
+    ...unresolved.map((failure) => failure.text),
+    ...digest.branchContext,
     ...digest.notes.map((note) => `Note: ${note}`),
   ]);
   if (options.customInstructions)
@@ -127,16 +91,37 @@ function combine(
   return result;
 }
 
+/** Parses earlier checkpoints into one; a text without the structured format is kept as one line. */
+function foldPrevious(texts: readonly string[]): StructuredSummary {
+  const previous = emptyStructuredSummary();
+  for (const text of texts) {
+    const parsed = parseStructuredSummary(text);
+    const keys = Object.keys(previous) as Array<keyof StructuredSummary>;
+    if (keys.every((key) => parsed[key].length === 0)) {
+      const plain = squash(text.replace(/<(read-files|modified-files)>[\s\S]*?<\/\1>/g, ""));
+      if (plain) pushUnique(previous.critical, `Earlier summary: ${clipAtBoundary(plain, 1000)}`);
+      continue;
+    }
+    for (const key of keys) mergeInto(previous[key], parsed[key]);
+  }
+  return previous;
+}
+
 /**
  * Writes a checkpoint in the structured format (Goal; Constraints & Preferences; Progress with Done /
  * In Progress / Blocked; Key Decisions; Next Steps; Critical Context) without any model, from:
- * - user messages: the goal (first request, later requests) and sentences that state constraints;
- * - tool activity: files modified and read, commands run, other tools used, request → answer pairs;
- * - failures (error tool results, failing commands, model errors) that did not later succeed: Blocked,
- *   Next Steps and Critical Context, with the first line of the error;
- * - assistant sentences that state decisions; the last assistant text into Next Steps;
- * - custom messages as notes; an earlier checkpoint (`previousSummary`, or summaries inside the range)
- *   is parsed and merged, newest items winning when a section is full.
+ * - user messages: the goal (the tasks in order, the newest marked current or latest; greetings
+ *   stripped) and sentences that state constraints;
+ * - tool activity: files modified and read, commands run (look-around commands such as `ls` or
+ *   `git status` left out), other tools used; the lead sentences of answers to requests;
+ * - failures: those that never succeeded later go to Blocked and Critical Context, and tool failures
+ *   also to Next Steps; those resolved later (the same tool and target, the same command or every part
+ *   of it, any later model response after a provider error) get one short Done line;
+ * - assistant sentences that state decisions; the last assistant message's next action into Next Steps;
+ * - summaries of branches the user left: Critical Context ("explored and abandoned") and decisions;
+ * - custom messages as notes; an earlier checkpoint (`previousSummary`, or compaction summaries inside
+ *   the range) is parsed and folded in (its goal first, its open request and blockers carried on),
+ *   newest items winning when a section is full.
  *
  * Deterministic: the same input always gives the same text. File-list tags are not included (compaction
  * appends them). Pure: never mutates, never throws on well-typed input.
@@ -154,12 +139,14 @@ export function summarizeOffline(
       ];
   const previousText =
     options.previousSummary ?? (isMessages ? undefined : (source as OfflineSummarySource).previousSummary);
-  const digest = digestMessages(messages, options.fileToolMapping);
-  const previous = emptyStructuredSummary();
-  for (const text of [...(previousText ? [previousText] : []), ...digest.embeddedSummaries]) {
-    const parsed = parseStructuredSummary(text);
-    for (const key of Object.keys(previous) as Array<keyof StructuredSummary>)
-      mergeInto(previous[key], parsed[key]);
-  }
+  const earlier = messages.flatMap((message) =>
+    message.role === "compactionSummary" ? [message.summary] : [],
+  );
+  const previous = foldPrevious([...(previousText ? [previousText] : []), ...earlier]);
+  const digest = digestMessages(messages, {
+    mapping: options.fileToolMapping,
+    openRequest: previous.inProgress.at(-1),
+    carriedFailures: previous.blocked,
+  });
   return renderStructuredSummary(combine(previous, digest, options));
 }
