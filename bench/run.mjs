@@ -1,26 +1,232 @@
 #!/usr/bin/env node
 /**
- * Runs every `bench/*.bench.mjs` in turn (what `pnpm bench` calls after building), passing the
- * command-line arguments through: `pnpm bench -- --huge`. Exits non-zero if one fails.
+ * `pnpm bench`: Arbor against pi 1.6.0 on the same generated sessions, in one run, every
+ * measurement in a fresh process (see docs/benchmarks.md for the method). Reuses the session
+ * generator and the workers of the package benchmarks:
+ *   bench/generate-session.mjs, bench/session-store-worker.mjs,
+ *   packages/compaction/bench/prepare-compaction.bench.mjs (--worker),
+ * plus bench/tokens-worker.mjs and bench/seams-worker.mjs.
+ *
+ *   pnpm bench                          # builds, then 1k / 10k / 100k entries -> docs/benchmarks.{md,json}
+ *   pnpm bench -- --huge                # adds 1M entries (~1.9 GB file, several GB of RAM per process)
+ *   node bench/run.mjs --sizes 1000 --reps 1 --out /tmp/b --no-install   # the smoke run of the tests
+ *
+ * Options: --sizes a,b,c; --reps N (default 5 below 100k, 3 at 100k, 2 at 1M); --out <dir> (default
+ * docs/); --no-install (never install pi: without it at PI_ORACLE_DIR only Arbor is measured);
+ * --seams-iterations N (default 2000).
+ * Environment: PI_ORACLE_DIR (default /tmp/pi-oracle; pi is installed there with npm unless
+ * --no-install), ARBOR_BENCH_DIR (default /tmp/arbor-bench; generated sessions are cached there).
+ * The other package benchmarks stay runnable on their own: `node bench/session-store.bench.mjs`,
+ * `node packages/compaction/bench/prepare-compaction.bench.mjs`, `pnpm --filter @arbor/agent-loop bench`.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { renderMarkdown, rowsOf, seamsRow } from "./bench-report.mjs";
+import { writeSessionFile } from "./generate-session.mjs";
 
-const dir = dirname(fileURLToPath(import.meta.url));
-const only = process.env.BENCH;
-let failed = 0;
-for (const name of readdirSync(dir)
-  .filter((n) => n.endsWith(".bench.mjs"))
-  .sort()) {
-  if (only && !name.startsWith(only)) continue;
-  console.log(`\n=== ${name} ===`);
-  const r = spawnSync(
-    process.execPath,
-    [join(dir, name), ...process.argv.slice(2).filter((a) => a !== "--")],
-    { stdio: "inherit" },
-  );
-  if (r.status !== 0) failed++;
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const PI_DIR = process.env.PI_ORACLE_DIR ?? "/tmp/pi-oracle";
+const WORK_DIR = process.env.ARBOR_BENCH_DIR ?? "/tmp/arbor-bench";
+const PI_VERSION = "1.6.0";
+const SESSION_WORKER = join(ROOT, "bench", "session-store-worker.mjs");
+const COMPACTION_WORKER = join(ROOT, "packages", "compaction", "bench", "prepare-compaction.bench.mjs");
+const TOKENS_WORKER = join(ROOT, "bench", "tokens-worker.mjs");
+const SEAMS_WORKER = join(ROOT, "bench", "seams-worker.mjs");
+const ARBOR_DIST = join(ROOT, "packages", "session-store", "dist");
+
+const argv = process.argv.slice(2).filter((a) => a !== "--");
+const flag = (name) => argv.includes(name);
+const option = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const sizes = option("--sizes")?.split(",").map(Number) ?? [
+  1_000,
+  10_000,
+  100_000,
+  ...(flag("--huge") ? [1_000_000] : []),
+];
+const repsFor = (n) => Number(option("--reps") ?? (n >= 1_000_000 ? 2 : n >= 100_000 ? 3 : 5));
+const appendCountFor = (n) => (n >= 1_000_000 ? 20 : n >= 100_000 ? 100 : 200);
+const outDir = option("--out") ?? join(ROOT, "docs");
+const seamsIterations = Number(option("--seams-iterations") ?? 2000);
+
+function piInstalled() {
+  const pkg = join(PI_DIR, "node_modules", "@earendil-works", "pi-coding-agent", "package.json");
+  return existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).version === PI_VERSION;
 }
-process.exit(failed === 0 ? 0 : 1);
+
+/** Installs pi into the scratch folder unless told not to; returns whether pi can be measured. */
+function ensurePi() {
+  if (piInstalled()) return true;
+  if (flag("--no-install")) return false;
+  console.log(`installing pi ${PI_VERSION} into ${PI_DIR} ...`);
+  mkdirSync(PI_DIR, { recursive: true });
+  const r = spawnSync("npm", ["i", "--prefix", PI_DIR, `@earendil-works/pi-coding-agent@${PI_VERSION}`], {
+    stdio: "inherit",
+  });
+  if (r.status !== 0) throw new Error("npm install of pi failed");
+  return piInstalled();
+}
+
+/** The generated session of `n` entries (cached; the same files as bench/session-store.bench.mjs). */
+function ensureSession(n) {
+  mkdirSync(WORK_DIR, { recursive: true });
+  const file = join(WORK_DIR, `session-${n}-seed1.jsonl`);
+  if (!existsSync(`${file}.complete`) || !existsSync(file)) {
+    const { bytes } = writeSessionFile(file, { entries: n, seed: 1 });
+    writeFileSync(`${file}.complete`, String(bytes));
+  }
+  for (const suffix of [".idx", ".lock"]) rmSync(file + suffix, { force: true });
+  return file;
+}
+
+function run(script, args, nodeFlags = []) {
+  const r = spawnSync(process.execPath, [...nodeFlags, script, ...args], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, PI_ORACLE_DIR: PI_DIR },
+  });
+  const line = r.stdout?.trim().split("\n").pop();
+  if (r.status !== 0 || !line) throw new Error(`${script} ${args.join(" ")} failed: ${r.stderr}`);
+  return JSON.parse(line);
+}
+
+const sessionWorker = (args) =>
+  run(SESSION_WORKER, [JSON.stringify({ piDir: PI_DIR, arborDist: ARBOR_DIST, ...args })]);
+
+function scratchCopy(file, tag) {
+  const copy = join(WORK_DIR, `scratch-${tag}.jsonl`);
+  cleanup(copy);
+  copyFileSync(file, copy);
+  return copy;
+}
+
+function cleanup(copy) {
+  for (const suffix of ["", ".idx", ".lock"]) rmSync(copy + suffix, { force: true });
+}
+
+function measureSize(n, impls) {
+  const file = ensureSession(n);
+  const reps = repsFor(n);
+  const size = {
+    entries: n,
+    fileMb: statSync(file).size / 1e6,
+    reps,
+    appendCount: appendCountFor(n),
+    runs: {},
+    checks: [],
+  };
+  const record = (key, value) => {
+    size.runs[key] ??= [];
+    size.runs[key].push(value);
+  };
+  for (let rep = 0; rep < reps; rep++) {
+    const order = rep % 2 === 0 ? impls : [...impls].reverse();
+    for (const impl of order) {
+      record(`${impl}.open`, sessionWorker({ impl, task: "open", file, cold: true }));
+      const copy = scratchCopy(file, `append-${impl}`);
+      record(`${impl}.append`, sessionWorker({ impl, task: "append", file: copy, count: size.appendCount }));
+      cleanup(copy);
+      record(
+        `${impl}.compaction`,
+        run(COMPACTION_WORKER, ["--worker", JSON.stringify({ impl, file })], ["--expose-gc"]),
+      );
+      record(`${impl}.tokens`, run(TOKENS_WORKER, [JSON.stringify({ impl, file, piDir: PI_DIR })]));
+    }
+    const warm = scratchCopy(file, "warm");
+    sessionWorker({ impl: "arbor", task: "open", file: warm }); // writes the sidecar index on close
+    record("arbor.openWarm", sessionWorker({ impl: "arbor", task: "open", file: warm }));
+    cleanup(warm);
+    process.stdout.write(".");
+  }
+  process.stdout.write("\n");
+  size.branchLength = size.runs["arbor.tokens"]?.[0]?.branchLength;
+  if (impls.includes("pi")) {
+    const same = (key, pick) =>
+      JSON.stringify(pick(size.runs[`pi.${key}`][0])) === JSON.stringify(pick(size.runs[`arbor.${key}`][0]));
+    size.checks.push(
+      same("compaction", (r) => r.summary)
+        ? "prepareCompaction: pi and Arbor returned the same cut point, split-turn flag, tokensBefore and number of messages to summarize."
+        : `**prepareCompaction results differ**: pi ${JSON.stringify(size.runs["pi.compaction"][0].summary)}, Arbor ${JSON.stringify(size.runs["arbor.compaction"][0].summary)}`,
+      same("tokens", (r) => r.estimate.tokens)
+        ? `Token estimate: both returned ${size.runs["arbor.tokens"][0].estimate.tokens.toLocaleString("en-US")} tokens.`
+        : "**token estimates differ**",
+      same("open", (r) => r.projectedMessages)
+        ? `Projection: both projected ${size.runs["arbor.open"][0].projectedMessages.toLocaleString("en-US")} messages.`
+        : "**projected message counts differ**",
+    );
+  }
+  const exact = size.runs["arbor.tokens"]?.[0]?.exact;
+  if (exact) {
+    size.checks.push(
+      `Exact count of the projected context: ${exact.tokens.toLocaleString("en-US")} tokens (o200k_base) against ${exact.estimatedTokens.toLocaleString("en-US")} by chars/4; loading the tokenizer took ${exact.loadMs.toFixed(0)} ms.`,
+    );
+  }
+  return size;
+}
+
+function measureSeams(impls) {
+  const reps = Number(option("--reps") ?? 5);
+  const seams = { messages: 1000, iterations: seamsIterations, reps };
+  for (let rep = 0; rep < reps; rep++) {
+    for (const impl of rep % 2 === 0 ? impls : [...impls].reverse()) {
+      seams[impl] ??= [];
+      seams[impl].push(
+        run(SEAMS_WORKER, [
+          JSON.stringify({ impl, piDir: PI_DIR, messages: 1000, iterations: seamsIterations }),
+        ]),
+      );
+    }
+  }
+  return seams;
+}
+
+function main() {
+  for (const dist of [
+    ARBOR_DIST,
+    join(ROOT, "packages", "compaction", "dist"),
+    join(ROOT, "packages", "agent-loop", "dist"),
+  ]) {
+    if (!existsSync(join(dist, "index.js")))
+      throw new Error(`build first (pnpm bench does): ${dist} is missing`);
+  }
+  const piAvailable = ensurePi();
+  const impls = piAvailable ? ["pi", "arbor"] : ["arbor"];
+  const meta = {
+    date: new Date().toISOString(),
+    args: argv,
+    node: process.version,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? "unknown",
+    memGb: Math.round(totalmem() / 1e9),
+    piVersion: PI_VERSION,
+    piDir: PI_DIR,
+    piAvailable,
+    loadBefore: loadavg()[0],
+  };
+  const result = { meta, sizes: [], seams: undefined };
+  for (const n of sizes) {
+    console.log(`${n.toLocaleString("en-US")} entries`);
+    const size = measureSize(n, impls);
+    size.rows = rowsOf(size);
+    result.sizes.push(size);
+    for (const row of size.rows)
+      console.log(
+        `  ${row.metric}: pi ${row.pi?.median.toFixed(3) ?? "–"} / Arbor ${row.arbor?.median.toFixed(3) ?? "–"} ${row.unit}${row.ratio ? ` (${row.ratio.toFixed(1)}×)` : ""}`,
+      );
+  }
+  console.log("seams");
+  result.seams = measureSeams(impls);
+  result.seams.row = seamsRow(result.seams);
+  meta.loadAfter = loadavg()[0];
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, "benchmarks.json"), `${JSON.stringify(result, null, 1)}\n`);
+  writeFileSync(join(outDir, "benchmarks.md"), renderMarkdown(result, "benchmarks.json"));
+  console.log(`wrote ${join(outDir, "benchmarks.md")} and benchmarks.json`);
+}
+
+main();
