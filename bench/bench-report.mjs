@@ -127,6 +127,27 @@ export function renderMarkdown(result, jsonName) {
     "  `transformMessages` (what pi runs per request); identity `transformContext` on both.",
     "",
   ];
+  if (meta.piAvailable && result.sizes.length > 0) {
+    lines.push(
+      "## Summary: pi / Arbor by session size",
+      "",
+      "Above 1: Arbor is faster (or uses less memory) by that factor; below 1: pi is.",
+      "",
+      `| metric | ${result.sizes.map((size) => `${size.entries.toLocaleString("en-US")} entries`).join(" | ")} |`,
+      `|---|${result.sizes.map(() => "---").join("|")}|`,
+    );
+    const perSize = result.sizes.map((size) => rowsOf(size));
+    perSize[0]?.forEach((row, index) => {
+      if (row.metric.startsWith("exact")) return;
+      lines.push(
+        `| ${row.metric.trim()} | ${perSize.map((rows) => ratioCell(rows[index]?.ratio ?? null)).join(" | ")} |`,
+      );
+    });
+    lines.push(
+      `| loop seams per turn (1,000 messages) | ${ratioCell(seamsRow(result.seams).ratio)} (size-independent) |`,
+      "",
+    );
+  }
   for (const size of result.sizes) {
     lines.push(
       `## ${size.entries.toLocaleString("en-US")} entries (${size.fileMb.toFixed(1)} MB, leaf branch ${size.branchLength?.toLocaleString("en-US") ?? "?"} entries, ${size.reps} run${size.reps === 1 ? "" : "s"})`,

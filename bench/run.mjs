@@ -13,7 +13,7 @@
  *
  * Options: --sizes a,b,c; --reps N (default 5 below 100k, 3 at 100k, 2 at 1M); --out <dir> (default
  * docs/); --no-install (never install pi: without it at PI_ORACLE_DIR only Arbor is measured);
- * --seams-iterations N (default 2000).
+ * --seams-iterations N (default 2000); --report-only (re-render benchmarks.md from benchmarks.json).
  * Environment: PI_ORACLE_DIR (default /tmp/pi-oracle; pi is installed there with npm unless
  * --no-install), ARBOR_BENCH_DIR (default /tmp/arbor-bench; generated sessions are cached there).
  * The other package benchmarks stay runnable on their own: `node bench/session-store.bench.mjs`,
@@ -186,6 +186,12 @@ function measureSeams(impls) {
 }
 
 function main() {
+  if (flag("--report-only")) {
+    // Re-renders benchmarks.md from the raw results next to it (after a change of layout).
+    const result = JSON.parse(readFileSync(join(outDir, "benchmarks.json"), "utf8"));
+    writeFileSync(join(outDir, "benchmarks.md"), renderMarkdown(result, "benchmarks.json"));
+    return;
+  }
   for (const dist of [
     ARBOR_DIST,
     join(ROOT, "packages", "compaction", "dist"),
