@@ -91,7 +91,11 @@ async function runChain(chain: number): Promise<ChainFigures> {
     else figures.externalKills++;
     readAcks(ackFile, acked);
     const check = verifyStormSession(file, { durability, acked, resumeIds });
-    figures.problems.push(...check.problems.map((p) => `chain ${chain} (${durability}) kill ${trial}: ${p}`));
+    figures.problems.push(
+      ...check.problems.map(
+        (p) => `chain ${chain} (seed ${SEED + chain}, ${durability}) kill ${trial}: ${p}`,
+      ),
+    );
     figures.lost += check.lost;
     if (check.quarantined) figures.quarantined++;
     if (check.repaired) figures.repaired++;
