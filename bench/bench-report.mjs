@@ -152,9 +152,13 @@ export function renderMarkdown(result, jsonName) {
     lines.push(
       `## ${size.entries.toLocaleString("en-US")} entries (${size.fileMb.toFixed(1)} MB, leaf branch ${size.branchLength?.toLocaleString("en-US") ?? "?"} entries, ${size.reps} run${size.reps === 1 ? "" : "s"})`,
       "",
-      ...table(rowsOf(size), piMissing),
-      "",
     );
+    if (size.date && size.date !== meta.date)
+      lines.push(
+        `Measured by an earlier run (${size.date}) and kept: this run did not include this size.`,
+        "",
+      );
+    lines.push(...table(rowsOf(size), piMissing), "");
     if (size.checks.length > 0) lines.push(...size.checks.map((c) => `- ${c}`), "");
   }
   lines.push(

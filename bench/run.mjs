@@ -218,6 +218,7 @@ function main() {
   for (const n of sizes) {
     console.log(`${n.toLocaleString("en-US")} entries`);
     const size = measureSize(n, impls);
+    size.date = meta.date;
     size.rows = rowsOf(size);
     result.sizes.push(size);
     for (const row of size.rows)
@@ -230,6 +231,14 @@ function main() {
   result.seams.row = seamsRow(result.seams);
   meta.loadAfter = loadavg()[0];
   mkdirSync(outDir, { recursive: true });
+  // Sizes measured by an earlier run and not re-run now (say 1M) are kept, with their date.
+  const jsonPath = join(outDir, "benchmarks.json");
+  if (existsSync(jsonPath)) {
+    const previous = JSON.parse(readFileSync(jsonPath, "utf8"));
+    const kept = (previous.sizes ?? []).filter((old) => !sizes.includes(old.entries));
+    for (const old of kept) old.date ??= previous.meta?.date;
+    result.sizes = [...result.sizes, ...kept].sort((a, b) => a.entries - b.entries);
+  }
   writeFileSync(join(outDir, "benchmarks.json"), `${JSON.stringify(result, null, 1)}\n`);
   writeFileSync(join(outDir, "benchmarks.md"), renderMarkdown(result, "benchmarks.json"));
   console.log(`wrote ${join(outDir, "benchmarks.md")} and benchmarks.json`);
