@@ -40,9 +40,9 @@ const messageEntry = (message: z.ZodType) => z.looseObject({ ...base, message })
 
 /** `message` entries by role; roles not listed only need `role` to be a string. */
 export const messageEntrySchemas: Record<string, z.ZodType> = Object.fromEntries(
-  Object.entries(messageSchemas).map(([role, schema]) => [role, z.compile(messageEntry(schema))]),
+  Object.entries(messageSchemas).map(([role, schema]) => [role, messageEntry(schema)]),
 );
-export const anyMessageEntrySchema = z.compile(messageEntry(z.looseObject({ role: z.string() })));
+export const anyMessageEntrySchema = messageEntry(z.looseObject({ role: z.string() }));
 
 const usage = z.looseObject({ input: z.number(), output: z.number(), totalTokens: z.number() });
 
@@ -74,10 +74,11 @@ const entryTypeSchemas: Record<string, z.ZodType> = {
   session_info: z.looseObject({ ...base, name: z.string().nullish() }),
 };
 
-/** Schemas of the non-message entry types, compiled (zod's generated fast path) since every read checks one. */
-export const entrySchemas: Record<string, z.ZodType> = Object.fromEntries(
-  Object.entries(entryTypeSchemas).map(([type, schema]) => [type, z.compile(schema)]),
-);
+/**
+ * Schemas of the non-message entry types. Not compiled: `entry-shape-check.ts` accepts the valid
+ * entries first, so a schema only runs for the rare entry it does not vouch for.
+ */
+export const entrySchemas: Record<string, z.ZodType> = entryTypeSchemas;
 
 /** Schema for entries of unknown types: only the tree fields are checked. */
-export const unknownEntrySchema = z.compile(z.looseObject(base));
+export const unknownEntrySchema = z.looseObject(base);

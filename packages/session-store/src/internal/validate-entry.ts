@@ -6,12 +6,21 @@ import {
   messageEntrySchemas,
   unknownEntrySchema,
 } from "./entry-schemas";
+import { isWellFormedEntry } from "./entry-shape-check";
 
 /** The schema an entry is checked against: by type, and for messages by role. */
 function schemaFor(entry: { type: string; message?: unknown }): z.ZodType {
-  if (entry.type !== "message") return entrySchemas[entry.type] ?? unknownEntrySchema;
+  if (entry.type !== "message") {
+    return (
+      (Object.hasOwn(entrySchemas, entry.type) ? entrySchemas[entry.type] : undefined) ?? unknownEntrySchema
+    );
+  }
   const role = (entry.message as { role?: unknown } | null | undefined)?.role;
-  return (typeof role === "string" ? messageEntrySchemas[role] : undefined) ?? anyMessageEntrySchema;
+  return (
+    (typeof role === "string" && Object.hasOwn(messageEntrySchemas, role)
+      ? messageEntrySchemas[role]
+      : undefined) ?? anyMessageEntrySchema
+  );
 }
 
 /** Describes the first problems of a failed parse, e.g. `message.content: expected array`. */
@@ -27,6 +36,11 @@ function describeIssues(error: z.ZodError): string {
  * is wrong. Never throws and never modifies the entry (unknown fields and types are allowed).
  */
 export function findEntryProblem(entry: unknown): string | undefined {
+  return isWellFormedEntry(entry) ? undefined : findSchemaProblem(entry);
+}
+
+/** {@link findEntryProblem} by the zod schemas alone (no fast path): the reference the fast path must agree with. */
+export function findSchemaProblem(entry: unknown): string | undefined {
   if (entry === null || typeof entry !== "object" || Array.isArray(entry))
     return "an entry must be a JSON object";
   const type = (entry as { type?: unknown }).type;

@@ -9,7 +9,7 @@ import type { StorageLoadIssue, StorageLoadResult } from "../session-storage";
 import { SessionStorageError } from "../session-storage-error";
 import { LineScanner } from "./line-scanner";
 import { openSessionFile } from "./open-session-file";
-import { readEntryLine } from "./read-entry-line";
+import { EntryReadWindow, readEntryLine } from "./read-entry-line";
 import { RecordTable } from "./record-table";
 import { rewriteSessionFile } from "./rewrite-session-file";
 import { serializeEntries } from "./serialize-entries";
@@ -39,7 +39,8 @@ export class JsonlStorage implements JsonlSessionStorage {
   private fileExists = false;
   private indexedEnd = -1;
   private brokenReason: string | undefined;
-  private readonly scratch = { buf: Buffer.allocUnsafe(64 * 1024) };
+  /** Bytes kept between entry reads (cleared whenever the file is written). */
+  private readonly window = new EntryReadWindow();
   private readonly counters = {
     indexUsed: false,
     indexRejectedReason: undefined as string | undefined,
@@ -102,7 +103,7 @@ export class JsonlStorage implements JsonlSessionStorage {
         { path: this.path },
       );
     }
-    const entry = readEntryLine(this.fs, this.readFd, this.path, this.table, index, this.scratch);
+    const entry = readEntryLine(this.fs, this.readFd, this.path, this.table, index, this.window);
     this.counters.entriesRead++;
     return entry;
   }
@@ -120,6 +121,7 @@ export class JsonlStorage implements JsonlSessionStorage {
   append(entries: readonly Record<string, unknown>[]): void {
     this.assertWritable();
     if (entries.length === 0) return;
+    this.window.clear();
     const { header, lines } = serializeEntries(entries, this.scanner.header === undefined, this.path);
     const result = writeLines({
       fs: this.fs,
@@ -145,6 +147,7 @@ export class JsonlStorage implements JsonlSessionStorage {
     entries: readonly Record<string, unknown>[],
   ): { backupPath?: string } {
     this.assertWritable();
+    this.window.clear();
     const result = rewriteSessionFile(this.fs, this.path, header, entries, this.fileExists, this.table);
     this.sync_.cancel();
     this.closeFds(); // they point at the original, now the backup
@@ -306,6 +309,7 @@ export class JsonlStorage implements JsonlSessionStorage {
   }
 
   private releaseResources(): void {
+    this.window.clear();
     this.sync_.cancel();
     this.closeFds();
     this.lock?.release();

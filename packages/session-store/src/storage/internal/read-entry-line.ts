@@ -3,10 +3,62 @@ import { parseLine } from "./line-scanner";
 import type { RecordTable } from "./record-table";
 import { readFully, type StorageFs } from "./storage-fs";
 
+/** Bytes read at once when an entry is not in the window: enough for hundreds of typical entries. */
+const WINDOW_BYTES = 1024 * 1024;
+
 /**
- * Reads and parses the line of record `index`, checking it still holds that entry (same `type` and
- * `id`). `scratch.buf` is reused and grown as needed. Throws `SESSION_READ_FAILED`,
- * `SESSION_LINE_CORRUPT` or `SESSION_FILE_CHANGED`, naming the file and line.
+ * A window of file bytes kept between entry reads, so a projection reading many neighbouring
+ * entries costs one read call per window instead of one per entry. The window is filled from the
+ * requested line forwards (or backwards when reads go down the file, as a walk from the leaf does).
+ * Only bytes that existed when the window was read are held; call {@link EntryReadWindow.clear} when
+ * the file may change under it (after an append or a rewrite).
+ */
+export class EntryReadWindow {
+  private buf: Buffer = Buffer.alloc(0);
+  /** File offset of `buf[0]`. */
+  private start = 0;
+  /** Valid bytes in `buf`. */
+  private length = 0;
+  private lastIndex = -1;
+
+  /** Forgets the held bytes. */
+  clear(): void {
+    this.length = 0;
+    this.lastIndex = -1;
+  }
+
+  /**
+   * Where line `[offset, offset + size)` starts in the returned buffer, reading a new window when
+   * needed. Returns -1 when the file ends before the line does. Throws what `readSync` throws.
+   */
+  locate(
+    fs: StorageFs,
+    fd: number,
+    index: number,
+    offset: number,
+    size: number,
+  ): { buf: Buffer; at: number } {
+    const goingDown = index < this.lastIndex;
+    this.lastIndex = index;
+    if (offset >= this.start && offset + size <= this.start + this.length) {
+      return { buf: this.buf, at: offset - this.start };
+    }
+    const want = Math.max(WINDOW_BYTES, size);
+    if (this.buf.length < want) this.buf = Buffer.allocUnsafe(want);
+    // Reading down the file: end the window at this line so the lines before it come along.
+    const from = goingDown ? Math.max(0, offset + size - want) : offset;
+    this.length = 0;
+    const n = readFully(fs, fd, this.buf, 0, want, from);
+    this.start = from;
+    this.length = n;
+    return { buf: this.buf, at: offset + size <= from + n ? offset - from : -1 };
+  }
+}
+
+/**
+ * Reads and parses the line of record `index` (through `window`), checking it still holds that entry
+ * (same `type` and `id`). Throws `SESSION_READ_FAILED`, `SESSION_LINE_CORRUPT` or
+ * `SESSION_FILE_CHANGED`, naming the file and line.
  */
 export function readEntryLine(
   fs: StorageFs,
@@ -14,7 +66,7 @@ export function readEntryLine(
   path: string,
   table: RecordTable,
   index: number,
-  scratch: { buf: Buffer },
+  window: EntryReadWindow,
 ): Record<string, unknown> {
   const record = table.records[index];
   if (record === undefined) throw new Error(`no record ${index}`);
@@ -23,11 +75,11 @@ export function readEntryLine(
   const line = table.lineOf(index);
   const where = { path, line, ...(record.id === undefined ? {} : { entryId: record.id }) };
   const name = record.id ?? `#${index}`;
-  if (length > scratch.buf.length) scratch.buf = Buffer.allocUnsafe(Math.max(length, scratch.buf.length * 2));
-  let n: number;
+  let located: { buf: Buffer; at: number };
   try {
-    n = readFully(fs, fd, scratch.buf, 0, length, start);
+    located = window.locate(fs, fd, index, start, length);
   } catch (error) {
+    window.clear();
     throw new SessionStorageError(
       "SESSION_READ_FAILED",
       `${path}:${line}: cannot read entry ${name} (${String(error)}).`,
@@ -37,14 +89,14 @@ export function readEntryLine(
       },
     );
   }
-  if (n < length) {
+  if (located.at < 0) {
     throw new SessionStorageError(
       "SESSION_FILE_CHANGED",
       `${path}:${line}: the file is shorter than when it was loaded (entry ${name} is gone): it was changed by another program. Reopen the session.`,
       where,
     );
   }
-  const parsed = parseLine(scratch.buf, 0, n);
+  const parsed = parseLine(located.buf, located.at, located.at + length);
   if (!parsed.ok) {
     throw new SessionStorageError(
       "SESSION_LINE_CORRUPT",
