@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isWellFormedEntry } from "./entry-shape-check";
+import { headerSchema } from "./entry-schemas";
+import { isWellFormedEntry, isWellFormedHeader } from "./entry-shape-check";
 import { findEntryProblem, findSchemaProblem } from "./validate-entry";
 
 const sessions = join(__dirname, "..", "__fixtures__", "sessions");
@@ -106,6 +107,18 @@ describe("isWellFormedEntry", () => {
       if (isWellFormedEntry(entry)) expect(valid, JSON.stringify(fields)).toBe(true);
       else expect(valid, JSON.stringify(fields)).toBe(false);
     }
+  });
+
+  it("vouches for a header only when the header schema accepts it", () => {
+    const header = { type: "session", version: 3, id: "h", timestamp: "t", cwd: "/w" };
+    expect(isWellFormedHeader(header)).toBe(true);
+    let rejected = 0;
+    for (const variant of [header, ...variants(header), { ...header, parentSession: 1 }]) {
+      const valid = headerSchema.safeParse(variant).success;
+      if (!valid) rejected++;
+      if (isWellFormedHeader(variant)) expect(valid, JSON.stringify(variant)).toBe(true);
+    }
+    expect(rejected).toBeGreaterThan(20);
   });
 
   it("leaves entry types named like Object members to the unknown-type schema", () => {

@@ -152,3 +152,20 @@ export function isWellFormedEntry(entry: unknown): boolean {
     hasTypeFields(entry)
   );
 }
+
+function isOptional(value: unknown, type: "string" | "number"): boolean {
+  return value === undefined || (type === "number" ? isNumber(value) : typeof value === "string");
+}
+
+/** True when `header` certainly passes the header schema; `false` means "ask the schema". */
+export function isWellFormedHeader(header: unknown): boolean {
+  return (
+    isObject(header) &&
+    header.type === "session" &&
+    typeof header.id === "string" &&
+    isOptional(header.version, "number") &&
+    isOptional(header.timestamp, "string") &&
+    isOptional(header.cwd, "string") &&
+    isOptional(header.parentSession, "string")
+  );
+}

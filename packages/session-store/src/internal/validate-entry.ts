@@ -6,7 +6,7 @@ import {
   messageEntrySchemas,
   unknownEntrySchema,
 } from "./entry-schemas";
-import { isWellFormedEntry } from "./entry-shape-check";
+import { isWellFormedEntry, isWellFormedHeader } from "./entry-shape-check";
 
 /** The schema an entry is checked against: by type, and for messages by role. */
 function schemaFor(entry: { type: string; message?: unknown }): z.ZodType {
@@ -51,6 +51,7 @@ export function findSchemaProblem(entry: unknown): string | undefined {
 
 /** Checks a header line. Returns `undefined` when valid, else what is wrong. */
 export function findHeaderProblem(header: unknown): string | undefined {
+  if (isWellFormedHeader(header)) return undefined;
   const result = headerSchema.safeParse(header);
   return result.success ? undefined : describeIssues(result.error);
 }

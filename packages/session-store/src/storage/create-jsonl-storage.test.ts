@@ -140,6 +140,23 @@ describe("createJsonlStorage", () => {
     expect(storage.readEntry(0)).toEqual(message("aaaa", null));
     storage.close();
   });
+
+  it("reports a line that repeats its id key as corrupt, not as changed by another program", () => {
+    const path = tmp.file();
+    const line = JSON.stringify(message("bbbb", "aaaa")).replace(/}$/, ',"id":"dddd"}');
+    writeFileSync(path, `${jsonl(header(), message("aaaa", null))}${line}\n`);
+    const storage = createJsonlStorage(path, { readOnly: true });
+    expect(storage.load().records.map((r) => r.id)).toEqual(["aaaa", "bbbb"]);
+    let error: unknown;
+    try {
+      storage.readEntry(1);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(SessionStorageError.isInstance(error) && error.code).toBe("SESSION_LINE_CORRUPT");
+    expect(String((error as Error).message)).toMatch(/:3: .*repeats the key "id".*"bbbb".*"dddd"/);
+    storage.close();
+  });
 });
 
 describe("rewrite", () => {

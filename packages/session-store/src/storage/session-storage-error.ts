@@ -11,8 +11,9 @@ import { ArborError } from "@arbor/providers";
  *   file was cut back to its last complete line, unless the message says otherwise.
  * - `SESSION_ENTRY_INVALID`: an entry given to `append`/`rewrite` cannot be written as one JSON line
  *   (not an object, no string `type`, circular, BigInt...). Nothing was written.
- * - `SESSION_LINE_CORRUPT`: `readEntry` found a line that does not parse (`path`, `line`). Lines that
- *   fail the load-time checks are reported in `issues` instead and never reach `readEntry`.
+ * - `SESSION_LINE_CORRUPT`: `readEntry` found a line that does not parse, or that repeats its `type`
+ *   or `id` key with another value further on (`path`, `line`). Lines that fail the load-time checks
+ *   are reported in `issues` instead and never reach `readEntry`.
  * - `SESSION_FILE_CHANGED`: `readEntry` found another entry than the one indexed at that line: the
  *   file was changed behind the storage's back (`path`, `line`, `entryId`).
  * - `SESSION_NOT_LOADED`: a method other than `load`/`close` was called before `load`.

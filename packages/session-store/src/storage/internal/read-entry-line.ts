@@ -1,4 +1,6 @@
+import type { StoredEntryRecord } from "../session-storage";
 import { SessionStorageError } from "../session-storage-error";
+import { scanEntryRecord } from "./extract-entry-record";
 import { parseLine } from "./line-scanner";
 import type { RecordTable } from "./record-table";
 import { readFully, type StorageFs } from "./storage-fs";
@@ -111,6 +113,14 @@ export function readEntryLine(
     entry.type !== record.type ||
     (entry.id ?? undefined) !== record.id
   ) {
+    const duplicated = describeDuplicatedKey(located.buf, located.at, length, record, entry);
+    if (duplicated !== undefined) {
+      throw new SessionStorageError(
+        "SESSION_LINE_CORRUPT",
+        `${path}:${line}: the line of entry ${name} ${duplicated}. It stays in the file unchanged.`,
+        where,
+      );
+    }
     throw new SessionStorageError(
       "SESSION_FILE_CHANGED",
       `${path}:${line}: expected entry ${name} (${record.type}) but the line holds something else: the file was changed by another program. Reopen the session.`,
@@ -118,4 +128,27 @@ export function readEntryLine(
     );
   }
   return entry;
+}
+
+/**
+ * When the line still starts exactly as it did at load time (same `type` and `id` from the fast
+ * scan) but its parsed value disagrees, the file did not change: a key is repeated further on the
+ * line and `JSON.parse` kept the later value. Returns what disagrees, or `undefined` when the line's
+ * start changed too (the file was changed by another program).
+ */
+function describeDuplicatedKey(
+  buf: Buffer,
+  at: number,
+  length: number,
+  record: StoredEntryRecord,
+  entry: unknown,
+): string | undefined {
+  let end = at + length;
+  while (end > at && (buf[end - 1] === 0x20 || buf[end - 1] === 0x09 || buf[end - 1] === 0x0d)) end--;
+  const start = scanEntryRecord(buf, at, end);
+  if (start === undefined || start.type !== record.type || start.id !== record.id) return undefined;
+  const parsed = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+  const key = parsed.type !== record.type ? "type" : "id";
+  const first = key === "type" ? record.type : record.id;
+  return `repeats the key "${key}": it starts with ${JSON.stringify(first)} but a later "${key}" gives ${String(JSON.stringify(parsed[key])).slice(0, 80)}, and a JSON reader keeps the later one, so the entry is ambiguous (the file was not changed since it was loaded)`;
 }
