@@ -159,6 +159,35 @@ describe("createJsonlStorage", () => {
   });
 });
 
+describe("readEntry across read windows", () => {
+  let tmp: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    tmp = tempDir();
+  });
+  afterEach(() => tmp.cleanup());
+
+  it("returns every entry of a file larger than the window, in any read order and after appends", () => {
+    const path = tmp.file();
+    const entries: Record<string, unknown>[] = [];
+    for (let i = 0; i < 1500; i++) {
+      entries.push(
+        message(`e${i}`, i === 0 ? null : `e${i - 1}`, "user", `é${i} ${"x".repeat(((i * 7) % 4000) + 500)}`),
+      );
+    }
+    writeFileSync(path, jsonl(header(), ...entries));
+    expect(readFileSync(path).length).toBeGreaterThan(2 * 1024 * 1024);
+    const storage = createJsonlStorage(path);
+    storage.load();
+    const downwards = [...entries.keys()].reverse();
+    const order = [...downwards, ...entries.keys(), ...downwards.filter((i) => i % 7 === 0).reverse()];
+    for (const i of order) expect(storage.readEntry(i)).toEqual(entries[i]);
+    storage.append([message("tail", "e1499")]);
+    expect(storage.readEntry(1500)).toEqual(message("tail", "e1499"));
+    expect(storage.readEntry(1499)).toEqual(entries[1499]);
+    storage.close();
+  });
+});
+
 describe("rewrite", () => {
   it("replaces the file atomically, keeps the original as a backup, and keeps working", () => {
     const path = tmp.file();

@@ -309,7 +309,7 @@ export class JsonlStorage implements JsonlSessionStorage {
   }
 
   private releaseResources(): void {
-    this.window.clear();
+    this.window.clear(true);
     this.sync_.cancel();
     this.closeFds();
     this.lock?.release();

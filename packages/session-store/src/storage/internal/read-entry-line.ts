@@ -23,12 +23,12 @@ export class EntryReadWindow {
   private length = 0;
   private lastIndex = -1;
 
-  /** Forgets the held bytes. */
-  clear(): void {
+  /** Forgets the held bytes; with `release`, also lets go of the buffer (on close). */
+  clear(release = false): void {
     this.length = 0;
     this.lastIndex = -1;
+    if (release) this.buf = Buffer.alloc(0);
   }
-
   /**
    * Where line `[offset, offset + size)` starts in the returned buffer, reading a new window when
    * needed. Returns -1 when the file ends before the line does. Throws what `readSync` throws.
@@ -75,7 +75,8 @@ export function readEntryLine(
   const start = table.startOf(index);
   const length = table.lengthOf(index);
   const line = table.lineOf(index);
-  const where = { path, line, ...(record.id === undefined ? {} : { entryId: record.id }) };
+  // Built only for an error: the happy path runs once per projected entry.
+  const where = () => ({ path, line, ...(record.id === undefined ? {} : { entryId: record.id }) });
   const name = record.id ?? `#${index}`;
   let located: { buf: Buffer; at: number };
   try {
@@ -86,7 +87,7 @@ export function readEntryLine(
       "SESSION_READ_FAILED",
       `${path}:${line}: cannot read entry ${name} (${String(error)}).`,
       {
-        ...where,
+        ...where(),
         cause: error,
       },
     );
@@ -95,7 +96,7 @@ export function readEntryLine(
     throw new SessionStorageError(
       "SESSION_FILE_CHANGED",
       `${path}:${line}: the file is shorter than when it was loaded (entry ${name} is gone): it was changed by another program. Reopen the session.`,
-      where,
+      where(),
     );
   }
   const parsed = parseLine(located.buf, located.at, located.at + length);
@@ -103,7 +104,7 @@ export function readEntryLine(
     throw new SessionStorageError(
       "SESSION_LINE_CORRUPT",
       `${path}:${line}: the line of entry ${name} does not parse (${parsed.error}). It stays in the file unchanged.`,
-      where,
+      where(),
     );
   }
   const entry = parsed.value as Record<string, unknown> | null;
@@ -118,13 +119,13 @@ export function readEntryLine(
       throw new SessionStorageError(
         "SESSION_LINE_CORRUPT",
         `${path}:${line}: the line of entry ${name} ${duplicated}. It stays in the file unchanged.`,
-        where,
+        where(),
       );
     }
     throw new SessionStorageError(
       "SESSION_FILE_CHANGED",
       `${path}:${line}: expected entry ${name} (${record.type}) but the line holds something else: the file was changed by another program. Reopen the session.`,
-      where,
+      where(),
     );
   }
   return entry;
