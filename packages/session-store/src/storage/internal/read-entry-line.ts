@@ -11,7 +11,8 @@ const WINDOW_BYTES = 1024 * 1024;
 /**
  * A window of file bytes kept between entry reads, so a projection reading many neighbouring
  * entries costs one read call per window instead of one per entry. The window is filled from the
- * requested line forwards (or backwards when reads go down the file, as a walk from the leaf does).
+ * requested line forwards, or backwards (ending at the line) for the first read and when reads go
+ * down the file, as a walk from the leaf does.
  * Only bytes that existed when the window was read are held; call {@link EntryReadWindow.clear} when
  * the file may change under it (after an append or a rewrite).
  */
@@ -40,7 +41,8 @@ export class EntryReadWindow {
     offset: number,
     size: number,
   ): { buf: Buffer; at: number } {
-    const goingDown = index < this.lastIndex;
+    // The first read after a clear is usually the leaf, near the end: read the lines before it too.
+    const goingDown = this.lastIndex < 0 || index < this.lastIndex;
     this.lastIndex = index;
     if (offset >= this.start && offset + size <= this.start + this.length) {
       return { buf: this.buf, at: offset - this.start };
