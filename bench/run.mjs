@@ -24,13 +24,13 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, wr
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensurePiOracle, isPiInstalled, PI_VERSION, piOracleDir } from "../scripts/pi-oracle.mjs";
 import { renderMarkdown, rowsOf, seamsRow } from "./bench-report.mjs";
 import { writeSessionFile } from "./generate-session.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const PI_DIR = process.env.PI_ORACLE_DIR ?? "/tmp/pi-oracle";
+const PI_DIR = piOracleDir();
 const WORK_DIR = process.env.ARBOR_BENCH_DIR ?? "/tmp/arbor-bench";
-const PI_VERSION = "1.6.0";
 const SESSION_WORKER = join(ROOT, "bench", "session-store-worker.mjs");
 const COMPACTION_WORKER = join(ROOT, "packages", "compaction", "bench", "prepare-compaction.bench.mjs");
 const TOKENS_WORKER = join(ROOT, "bench", "tokens-worker.mjs");
@@ -54,22 +54,10 @@ const appendCountFor = (n) => (n >= 1_000_000 ? 20 : n >= 100_000 ? 100 : 200);
 const outDir = option("--out") ?? join(ROOT, "docs");
 const seamsIterations = Number(option("--seams-iterations") ?? 2000);
 
-function piInstalled() {
-  const pkg = join(PI_DIR, "node_modules", "@earendil-works", "pi-coding-agent", "package.json");
-  return existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).version === PI_VERSION;
-}
-
 /** Installs pi into the scratch folder unless told not to; returns whether pi can be measured. */
 function ensurePi() {
-  if (piInstalled()) return true;
-  if (flag("--no-install")) return false;
-  console.log(`installing pi ${PI_VERSION} into ${PI_DIR} ...`);
-  mkdirSync(PI_DIR, { recursive: true });
-  const r = spawnSync("npm", ["i", "--prefix", PI_DIR, `@earendil-works/pi-coding-agent@${PI_VERSION}`], {
-    stdio: "inherit",
-  });
-  if (r.status !== 0) throw new Error("npm install of pi failed");
-  return piInstalled();
+  if (!isPiInstalled(PI_DIR) && !flag("--no-install")) ensurePiOracle(PI_DIR);
+  return isPiInstalled(PI_DIR);
 }
 
 /** The generated session of `n` entries (cached; the same files as bench/session-store.bench.mjs). */

@@ -29,14 +29,14 @@ import {
 import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensurePiOracle, PI_VERSION, piOracleDir } from "../scripts/pi-oracle.mjs";
 import { writeSessionFile } from "./generate-session.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const WORKER = join(ROOT, "bench", "session-store-worker.mjs");
 const ARBOR_DIST = join(ROOT, "packages", "session-store", "dist");
-const PI_DIR = process.env.PI_ORACLE_DIR ?? "/tmp/pi-oracle";
+const PI_DIR = piOracleDir();
 const WORK_DIR = process.env.ARBOR_BENCH_DIR ?? "/tmp/arbor-bench";
-const PI_VERSION = "1.6.0";
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(name);
@@ -53,17 +53,6 @@ const sizes = option("--sizes")?.split(",").map(Number) ?? [
 const repsFor = (n) => Number(option("--reps") ?? (n >= 1_000_000 ? 2 : n >= 100_000 ? 3 : 5));
 const appendCountFor = (n) => (n >= 1_000_000 ? 20 : n >= 100_000 ? 100 : 200);
 const GROWTH = 10;
-
-function ensurePi() {
-  const pkg = join(PI_DIR, "node_modules", "@earendil-works", "pi-coding-agent", "package.json");
-  if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).version === PI_VERSION) return;
-  console.log(`installing pi ${PI_VERSION} into ${PI_DIR} ...`);
-  mkdirSync(PI_DIR, { recursive: true });
-  const r = spawnSync("npm", ["i", "--prefix", PI_DIR, `@earendil-works/pi-coding-agent@${PI_VERSION}`], {
-    stdio: "inherit",
-  });
-  if (r.status !== 0) throw new Error("npm install of pi failed");
-}
 
 function ensureSession(n) {
   const file = join(WORK_DIR, `session-${n}-seed1.jsonl`);
@@ -304,7 +293,7 @@ function main() {
   }
   if (!existsSync(join(ARBOR_DIST, "index.js")))
     throw new Error("build @arbor/session-store first: pnpm --filter @arbor/session-store... build");
-  ensurePi();
+  ensurePiOracle(PI_DIR);
   mkdirSync(WORK_DIR, { recursive: true });
   const meta = {
     date: new Date().toISOString(),

@@ -8,11 +8,12 @@
 // computeFileLists. pi is installed into a scratch folder with npm unless --pi-dir points at a folder
 // that already has node_modules/@earendil-works/pi-coding-agent. Needs the built CLI. Exits 1 on a
 // difference. Nothing of pi is copied into the repository.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { ensurePiOracle, importPiModule } from "../../../scripts/pi-oracle.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const cli = path.join(root, "apps/cli/dist/main.js");
@@ -21,21 +22,11 @@ const piDirFlag = args.indexOf("--pi-dir");
 let piDir = piDirFlag === -1 ? undefined : args.splice(piDirFlag, 2)[1];
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-pi-compare-"));
 
-if (piDir === undefined) {
-  piDir = path.join(scratch, "pi");
-  console.log(`installing @earendil-works/pi-coding-agent@1.6.0 into ${piDir} …`);
-  execFileSync(
-    "npm",
-    ["i", "--prefix", piDir, "--no-audit", "--no-fund", "@earendil-works/pi-coding-agent@1.6.0"],
-    {
-      stdio: "inherit",
-    },
-  );
-}
-const pkg = path.join(piDir, "node_modules/@earendil-works/pi-coding-agent/dist/core");
+piDir = piDir === undefined ? path.join(scratch, "pi") : path.resolve(piDir);
+ensurePiOracle(piDir);
 // Deep modules by file URL: the package index needs Node 22, these load on Node 20.
-const sessions = await import(pathToFileURL(path.join(pkg, "session-manager.js")).href);
-const compaction = await import(pathToFileURL(path.join(pkg, "compaction/index.js")).href);
+const sessions = await importPiModule("dist/core/session-manager.js", piDir);
+const compaction = await importPiModule("dist/core/compaction/index.js", piDir);
 
 let files = args;
 if (files.length === 0) {

@@ -1,24 +1,4 @@
 #!/usr/bin/env node
-// Golden conformance against pi 1.6.0 (the reference implementation, used as an oracle only).
-//
-//   node packages/session-store/scripts/make-goldens.mjs           write goldens, then check round trips
-//   node packages/session-store/scripts/make-goldens.mjs --check   only check (goldens must be up to date)
-//
-// 1. Installs @earendil-works/pi-coding-agent@1.6.0 into a scratch folder outside the repo when it is
-//    missing (PI_ORACLE_DIR, default <tmp>/pi-oracle). Nothing of pi is copied into the repo.
-// 2. For every fixture in src/__fixtures__/sessions/*.jsonl, loads it the way pi does (parse, then
-//    SessionManager.inMemory: in-memory migration, no file writes) and records, for the leaf after load,
-//    the empty leaf and every entry as leaf: the path, the projection (entries, roles, messages), model
-//    and thinking level; plus the migrated entries, labels, session name and tree. Written to
-//    src/__goldens__/<fixture>.json. Scenario files (src/__fixtures__/scenarios/*.json) apply write
-//    operations with pi and record the resulting entries, errors and projections.
-// 3. Round trip: Arbor (the built dist: run `pnpm --filter @arbor/session-store build` first) copies
-//    each fixture to a new file, rewrites migrated ones, clones every leaf and replays the scenarios;
-//    pi loads those files and must project exactly as the goldens say.
-//
-// Entries are referred to by id, or by `#k` (k-th entry in file order) when the file gave them none
-// (version 1), so goldens do not depend on random ids.
-import { execFileSync } from "node:child_process";
 import {
   copyFileSync,
   existsSync,
@@ -32,34 +12,17 @@ import {
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { ensurePiOracle, PI_VERSION } from "../../../scripts/pi-oracle.mjs";
 import { canonical, collectProjections, describeTree, normalizeIds, piAdapter } from "./golden-format.mjs";
 import { replayScenarioWithArbor, replayScenarioWithPi } from "./golden-scenarios.mjs";
 
-const PI_VERSION = "1.6.0";
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 const fixturesDir = join(packageRoot, "src", "__fixtures__", "sessions");
 const scenariosDir = join(packageRoot, "src", "__fixtures__", "scenarios");
 const goldensDir = join(packageRoot, "src", "__goldens__");
 const checkOnly = process.argv.includes("--check");
 
-function ensurePi() {
-  const dir = process.env.PI_ORACLE_DIR ?? join(tmpdir(), "pi-oracle");
-  const pkg = join(dir, "node_modules", "@earendil-works", "pi-coding-agent");
-  if (!existsSync(join(pkg, "package.json"))) {
-    console.log(`installing pi ${PI_VERSION} into ${dir}`);
-    mkdirSync(dir, { recursive: true });
-    execFileSync(
-      "npm",
-      ["i", "--prefix", dir, "--no-audit", "--no-fund", `@earendil-works/pi-coding-agent@${PI_VERSION}`],
-      { stdio: "inherit" },
-    );
-  }
-  const version = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")).version;
-  if (version !== PI_VERSION) throw new Error(`${pkg} is pi ${version}, expected ${PI_VERSION}`);
-  return pkg;
-}
-
-const piPackage = ensurePi();
+const piPackage = ensurePiOracle();
 // Deep modules by file URL: pi's index needs Node >= 22.19, these load on Node 20.
 const pi = await import(pathToFileURL(join(piPackage, "dist", "core", "session-manager.js")).href);
 const arbor = await import(pathToFileURL(join(packageRoot, "dist", "index.js")).href);
