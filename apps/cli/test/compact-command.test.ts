@@ -5,6 +5,7 @@ import { errorReply, startWireServer, type TestLlmServer, textReply } from "@arb
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertCliBuilt, REPO_ROOT } from "./helpers/cli-paths";
 import { isolatedEnv, runCliProcess } from "./helpers/run-cli-process";
+import { readLastJsonlLine } from "./helpers/session-files";
 
 const EXAMPLE = path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl");
 let server: TestLlmServer;
@@ -28,7 +29,7 @@ function copyExample(name: string): string {
 }
 
 function lastEntry(file: string) {
-  return JSON.parse(fs.readFileSync(file, "utf8").trimEnd().split("\n").at(-1) as string);
+  return readLastJsonlLine(file);
 }
 
 const keyed = () =>

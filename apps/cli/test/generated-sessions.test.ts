@@ -6,6 +6,7 @@ import { buildSessionPath, buildSessionProjection, type SessionEntry } from "@ar
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertCliBuilt, REPO_ROOT } from "./helpers/cli-paths";
 import { isolatedEnv, runCliProcess } from "./helpers/run-cli-process";
+import { readJsonlLines, readLastJsonlLine } from "./helpers/session-files";
 
 // The benchmark generator writes realistic pi-format v3 sessions: branches, branch summaries,
 // compactions, context edits, images, labels, custom messages, bash executions.
@@ -23,12 +24,7 @@ beforeAll(async () => {
   file = path.join(dir, "generated.jsonl");
   const generator = await import(GENERATOR);
   generator.writeSessionFile(file, { entries: 4000, seed: 11 });
-  entries = fs
-    .readFileSync(file, "utf8")
-    .trimEnd()
-    .split("\n")
-    .slice(1)
-    .map((line) => JSON.parse(line));
+  entries = readJsonlLines(file).slice(1) as SessionEntry[];
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -109,7 +105,7 @@ describe("offline commands on a generated session", () => {
       cwd: dir,
     });
     expect(run.code).toBe(0);
-    const appended = JSON.parse(fs.readFileSync(copy, "utf8").trimEnd().split("\n").at(-1) as string);
+    const appended = readLastJsonlLine(copy);
     expect(appended).toMatchObject({
       type: "compaction",
       firstKeptEntryId: planned.firstKeptEntryId,

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { assertCliBuilt } from "./helpers/cli-paths";
 import { PtySession } from "./helpers/pty-session";
 import { runCliProcess } from "./helpers/run-cli-process";
+import { listSessionFiles, readJsonlLines } from "./helpers/session-files";
 
 let server: TestLlmServer;
 let dir: string;
@@ -45,24 +46,6 @@ function start(args: string[] = []): PtySession {
     },
   });
   return pty;
-}
-
-function sessionFiles(): string[] {
-  const root = path.join(home, "sessions");
-  return fs.existsSync(root)
-    ? fs
-        .readdirSync(root)
-        .flatMap((slug) => fs.readdirSync(path.join(root, slug)).map((name) => path.join(root, slug, name)))
-    : [];
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: parsed JSONL entries are inspected loosely
-function entriesOf(file: string): Array<Record<string, any>> {
-  return fs
-    .readFileSync(file, "utf8")
-    .trimEnd()
-    .split("\n")
-    .map((line) => JSON.parse(line));
 }
 
 describe("interactive mode in a terminal", () => {
@@ -128,8 +111,8 @@ describe("interactive mode in a terminal", () => {
     tty.type("\u0004");
     expect(await tty.exited).toBe(0);
 
-    const [file] = sessionFiles();
-    const entries = entriesOf(file as string);
+    const [file] = listSessionFiles(home);
+    const entries = readJsonlLines(file as string);
     const summary = entries.find((entry) => entry.type === "branch_summary");
     expect(summary).toMatchObject({ summary: expect.stringContaining("Count the words of a.txt.") });
     expect(entries.filter((entry) => entry.parentId === summary?.parentId).length).toBeGreaterThanOrEqual(1);
@@ -163,7 +146,7 @@ describe("interactive mode in a terminal", () => {
     await tty.waitFor("(Ctrl-C again to quit)", { from: at });
     tty.type("\u0003");
     expect(await tty.exited).toBe(0);
-    expect(sessionFiles()).toEqual([]);
+    expect(listSessionFiles(home)).toEqual([]);
   });
 
   it("forks, clones, starts new sessions, resumes, and switches models", async () => {
@@ -219,9 +202,9 @@ describe("interactive mode in a terminal", () => {
     tty.type("\u0004");
     expect(await tty.exited).toBe(0);
     // The first session, the fork and the clone were written; the empty /new session was not.
-    const files = sessionFiles();
+    const files = listSessionFiles(home);
     expect(files).toHaveLength(3);
-    const headers = files.map((file) => entriesOf(file)[0]);
+    const headers = files.map((file) => readJsonlLines(file)[0]);
     expect(headers.filter((header) => header?.parentSession !== undefined)).toHaveLength(2);
   });
 
@@ -244,7 +227,7 @@ describe("interactive mode in a terminal", () => {
     at = await tty.waitFor("It was 42.", { from: at });
     tty.type("\u0004");
     expect(await tty.exited).toBe(0);
-    expect(sessionFiles()).toHaveLength(1);
+    expect(listSessionFiles(home)).toHaveLength(1);
     expect(JSON.stringify(server.requests.at(-1)?.body)).toContain("remember the number 42");
   });
 

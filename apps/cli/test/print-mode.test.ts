@@ -6,6 +6,7 @@ import { openSessionStore } from "@arbor/session-store";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertCliBuilt } from "./helpers/cli-paths";
 import { isolatedEnv, runCliProcess } from "./helpers/run-cli-process";
+import { listSessionFiles, readJsonlLines } from "./helpers/session-files";
 
 let server: TestLlmServer;
 let dir: string;
@@ -31,25 +32,6 @@ beforeEach(() => {
   });
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function sessionFiles(): string[] {
-  const root = path.join(dir, "home", "sessions");
-  if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root).flatMap((slug) =>
-    fs
-      .readdirSync(path.join(root, slug))
-      .filter((name) => name.endsWith(".jsonl"))
-      .map((name) => path.join(root, slug, name)),
-  );
-}
-
-function readEntries(file: string): Array<Record<string, unknown>> {
-  return fs
-    .readFileSync(file, "utf8")
-    .trimEnd()
-    .split("\n")
-    .map((line) => JSON.parse(line));
-}
 
 describe("print mode", () => {
   it("runs tool calls to completion, prints the final answer and saves the session", async () => {
@@ -82,11 +64,11 @@ describe("print mode", () => {
       "write",
     ]);
 
-    const [file] = sessionFiles();
+    const [file] = listSessionFiles(path.join(dir, "home"));
     expect(path.dirname(file as string)).toBe(
       path.join(dir, "home", "sessions", `--${project.slice(1).replace(/\//g, "-")}--`),
     );
-    const entries = readEntries(file as string);
+    const entries = readJsonlLines(file as string);
     expect(entries[0]).toMatchObject({ type: "session", version: 3, cwd: project });
     const roles = entries
       .filter((entry) => entry.type === "message")
@@ -103,7 +85,7 @@ describe("print mode", () => {
       },
     );
     expect(compact.code).toBe(0);
-    const compaction = readEntries(file as string).at(-1);
+    const compaction = readJsonlLines(file as string).at(-1);
     expect(compaction).toMatchObject({
       type: "compaction",
       details: { readFiles: [], modifiedFiles: ["notes.txt", "out/summary.txt"] },
@@ -128,7 +110,7 @@ describe("print mode", () => {
       result: { content: [{ text: "hi" }] },
     });
     expect(types.at(-1)).toBe("agent-end");
-    expect(sessionFiles()).toEqual([]);
+    expect(listSessionFiles(path.join(dir, "home"))).toEqual([]);
   });
 
   it("reports a tool failure to the model, not to the user", async () => {
@@ -145,7 +127,7 @@ describe("print mode", () => {
     server.enqueue(textReply("second answer"));
     const run = await runCliProcess(["-p", "second", "--continue"], { env, cwd: project });
     expect(run.stdout).toBe("second answer\n");
-    expect(sessionFiles()).toHaveLength(1);
+    expect(listSessionFiles(path.join(dir, "home"))).toHaveLength(1);
     expect(JSON.stringify(server.requests[1]?.body)).toContain("first answer");
   });
 
