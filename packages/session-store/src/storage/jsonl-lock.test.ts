@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import * as nodeFs from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { header, jsonl, message, tempDir } from "./__fixtures__/storage-fixtures";
 import { createJsonlStorage } from "./create-jsonl-storage";
+import type { StorageFs } from "./internal/storage-fs";
+import type { JsonlStorageOptions } from "./jsonl-storage-options";
 import { SessionStorageError } from "./session-storage-error";
 
 const CHILD = fileURLToPath(new URL("./__fixtures__/lock-child.ts", import.meta.url));
@@ -158,5 +161,50 @@ describe("writer lock", () => {
     const storage = createJsonlStorage(path);
     storage.load();
     storage.close();
+  });
+
+  it("never lets the lock file be seen without its holder: it is linked into place already written", () => {
+    const path = tmp.file();
+    const lockPath = `${path}.lock`;
+    const seen: string[] = [];
+    const fs: StorageFs = {
+      ...nodeFs,
+      openSync: ((file: nodeFs.PathLike, ...rest: unknown[]) => {
+        if (String(file) === lockPath) seen.push("opened lock path directly");
+        return (nodeFs.openSync as (...a: unknown[]) => number)(file, ...rest);
+      }) as typeof nodeFs.openSync,
+      linkSync: (from, to) => {
+        if (String(to) === lockPath) seen.push(`link holder pid ${JSON.parse(readFileSync(from, "utf8")).pid}`);
+        nodeFs.linkSync(from, to);
+      },
+    };
+    const storage = createJsonlStorage(path, { fs } as JsonlStorageOptions);
+    storage.load();
+    expect(seen).toEqual([`link holder pid ${process.pid}`]);
+    expect(JSON.parse(readFileSync(lockPath, "utf8")).pid).toBe(process.pid);
+    const error = lockError(() => createJsonlStorage(path, { fs } as JsonlStorageOptions).load());
+    expect(error.code).toBe("SESSION_LOCKED");
+    expect(error.holder?.pid).toBe(process.pid);
+    storage.close();
+    expect(readdirSync(tmp.dir).filter((name) => name.includes(".lock"))).toEqual([]);
+  });
+
+  it("falls back to an exclusive create on file systems without hard links", () => {
+    const path = tmp.file();
+    const fs: StorageFs = {
+      ...nodeFs,
+      linkSync: () => {
+        throw Object.assign(new Error("EPERM: operation not permitted, link"), { code: "EPERM" });
+      },
+    };
+    const storage = createJsonlStorage(path, { fs } as JsonlStorageOptions);
+    storage.load();
+    expect(JSON.parse(readFileSync(`${path}.lock`, "utf8")).pid).toBe(process.pid);
+    expect(lockError(() => createJsonlStorage(path, { fs } as JsonlStorageOptions).load()).code).toBe(
+      "SESSION_LOCKED",
+    );
+    expect(readdirSync(tmp.dir).filter((name) => name.includes(".lock.new-"))).toEqual([]);
+    storage.close();
+    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 });

@@ -19,7 +19,7 @@ const held = new Set<SessionLock>();
 let exitHookInstalled = false;
 
 /**
- * Takes the writer lock of `sessionPath`: a file `<sessionPath>.lock` created with O_EXCL holding the
+ * Takes the writer lock of `sessionPath`: a file `<sessionPath>.lock`, created atomically (see `createLockFile`), holding the
  * pid, hostname and process start of the writer. A lock whose holder is dead (same host, pid gone or
  * reused) is stale: it is moved aside and taken over. Throws `SESSION_LOCKED` while a live process
  * (this one included) holds it, `SESSION_READ_FAILED` on I/O errors.
@@ -28,27 +28,17 @@ export function acquireSessionLock(fs: StorageFs, sessionPath: string): SessionL
   const lockPath = `${sessionPath}.lock`;
   for (let attempt = 0; attempt < 5; attempt++) {
     const holder = ownHolder();
+    let created: boolean;
     try {
-      const fd = fs.openSync(lockPath, "wx");
-      try {
-        fs.writeSync(fd, `${JSON.stringify(holder)}\n`);
-      } finally {
-        fs.closeSync(fd);
-      }
-      return register(fs, lockPath, holder);
+      created = createLockFile(fs, lockPath, holder);
     } catch (error) {
-      if (errnoCode(error) !== "EEXIST") {
-        throw new SessionStorageError(
-          "SESSION_READ_FAILED",
-          `Cannot create lock file ${lockPath}: ${String(error)}`,
-          {
-            path: sessionPath,
-            lockPath,
-            cause: error,
-          },
-        );
-      }
+      throw new SessionStorageError(
+        "SESSION_READ_FAILED",
+        `Cannot create lock file ${lockPath}: ${String(error)}`,
+        { path: sessionPath, lockPath, cause: error },
+      );
     }
+    if (created) return register(fs, lockPath, holder);
     const current = readHolder(fs, lockPath);
     if (current === "missing") continue; // released between our attempts: try again
     if (current === "unreadable" || isHolderAlive(current)) {
@@ -69,6 +59,55 @@ export function acquireSessionLock(fs: StorageFs, sessionPath: string): SessionL
       lockPath,
     },
   );
+}
+
+/**
+ * Creates `lockPath` holding `holder`, or returns false when it already exists. The holder is written
+ * to a private temporary file first and hard-linked into place, so a competing process never sees a
+ * lock file without its holder (link fails with EEXIST atomically, like O_EXCL). File systems without
+ * hard links fall back to O_EXCL create + write. Other I/O errors are thrown.
+ */
+function createLockFile(fs: StorageFs, lockPath: string, holder: SessionLockHolder): boolean {
+  const content = `${JSON.stringify(holder)}\n`;
+  const temp = `${lockPath}.new-${process.pid}-${holder.token}`;
+  let linked: boolean | "unsupported";
+  try {
+    writeNewFile(fs, temp, content);
+    try {
+      fs.linkSync(temp, lockPath);
+      linked = true;
+    } catch (error) {
+      const code = errnoCode(error);
+      if (code === "EEXIST") linked = false;
+      else if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "ENOSYS") {
+        linked = "unsupported";
+      } else throw error;
+    }
+  } finally {
+    try {
+      fs.unlinkSync(temp);
+    } catch {
+      // Never created, or already gone.
+    }
+  }
+  if (linked !== "unsupported") return linked;
+  try {
+    writeNewFile(fs, lockPath, content);
+    return true;
+  } catch (error) {
+    if (errnoCode(error) === "EEXIST") return false;
+    throw error;
+  }
+}
+
+/** Creates `path` exclusively (O_EXCL) and writes `content` to it. */
+function writeNewFile(fs: StorageFs, path: string, content: string): void {
+  const fd = fs.openSync(path, "wx");
+  try {
+    fs.writeSync(fd, content);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Whether a lock holder is still running. A holder on another host is assumed alive (we cannot tell). */
