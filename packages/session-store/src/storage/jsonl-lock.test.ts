@@ -174,7 +174,8 @@ describe("writer lock", () => {
         return (nodeFs.openSync as (...a: unknown[]) => number)(file, ...rest);
       }) as typeof nodeFs.openSync,
       linkSync: (from, to) => {
-        if (String(to) === lockPath) seen.push(`link holder pid ${JSON.parse(readFileSync(from, "utf8")).pid}`);
+        if (String(to) === lockPath)
+          seen.push(`link holder pid ${JSON.parse(readFileSync(from, "utf8")).pid}`);
         nodeFs.linkSync(from, to);
       },
     };
