@@ -33,6 +33,9 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** The key help the arrow-key picker draws under its rows (its last line, so the picker is ready). */
+const PICKER_HINT = "Enter select · Esc cancel";
+
 function start(args: string[] = []): PtySession {
   pty = new PtySession(args, {
     cwd: project,
@@ -80,11 +83,15 @@ describe("interactive mode in a terminal", () => {
     at = await tty.waitFor(/Context +\d+ \/ 1,000,000 tokens/, { from: at });
     expect(tty.screen.slice(0, at)).toMatch(/Messages 2 user, 3 assistant, 1 tool calls/);
 
-    // /tree: back to the second question, summarizing the branch we leave; its text comes back.
+    // /tree: back to the second question (found by typing part of its id into the picker's filter),
+    // summarizing the branch we leave; its text comes back.
     tty.sendLine("/tree");
-    at = await tty.waitFor("Move to entry", { from: at });
-    const second = /([0-9a-f]{8}) user +count the words/.exec(tty.screen)?.[1] as string;
-    tty.sendLine(second.slice(0, 5));
+    at = await tty.waitFor(PICKER_HINT, { from: at });
+    const second = /([0-9a-f]{8}) user +count the words/.exec(tty.screen.slice(0, at))?.[1] as string;
+    tty.type(second.slice(0, 5));
+    at = await tty.waitFor(`filter: ${second.slice(0, 5)}  1/1`, { from: at });
+    at = await tty.waitFor(new RegExp(`▸ ${second} user +count the words`), { from: at });
+    tty.type("\r");
     at = await tty.waitFor("Summarize the branch you leave?", { from: at });
     server.enqueue(textReply("## Goal\nCount the words of a.txt."));
     tty.sendLine("y");
@@ -125,6 +132,96 @@ describe("interactive mode in a terminal", () => {
       JSON.stringify(request.body).includes("keep file names"),
     );
     expect(summaryRequests.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("picks a /tree entry with the arrow keys and summarizes the branch it leaves there", async () => {
+    const tty = start();
+    let at = await tty.waitFor("› ");
+    server.enqueue(textReply("First."), textReply("Second."));
+    tty.sendLine("one");
+    at = await tty.waitFor("First.", { from: at });
+    tty.sendLine("two");
+    at = await tty.waitFor("Second.", { from: at });
+
+    tty.sendLine("/tree");
+    at = await tty.waitFor(PICKER_HINT, { from: at });
+    // It starts on the leaf (the last reply); two rows up is the first reply.
+    expect(tty.screen.slice(0, at)).toMatch(/▸ [0-9a-f]{8} assistant +Second\. +← leaf/);
+    tty.type("\u001b[A");
+    at = await tty.waitFor(/▸ [0-9a-f]{8} user +two/, { from: at });
+    tty.type("\u001b[A");
+    at = await tty.waitFor(/▸ [0-9a-f]{8} assistant +First\./, { from: at });
+    tty.type("\r");
+    at = await tty.waitFor("Summarize the branch you leave?", { from: at });
+    server.enqueue(textReply("## Goal\nSay two."));
+    tty.sendLine("y");
+    at = await tty.waitFor(/Moved to [0-9a-f]{8}; summarized the branch you left in [0-9a-f]{8}\./, {
+      from: at,
+    });
+    const moved = /Moved to ([0-9a-f]{8}); summarized the branch you left in ([0-9a-f]{8})\./.exec(
+      tty.screen,
+    );
+    server.enqueue(textReply("Third."));
+    tty.sendLine("three");
+    at = await tty.waitFor("Third.", { from: at });
+    tty.type("\u0004");
+    expect(await tty.exited).toBe(0);
+
+    const entries = readJsonlLines(listSessionFiles(home)[0] as string);
+    const byText = (role: string, text: string) =>
+      entries.find(
+        (entry) => entry.message?.role === role && JSON.stringify(entry.message.content).includes(text),
+      );
+    const first = byText("assistant", "First.");
+    const second = byText("assistant", "Second.");
+    const summary = entries.find((entry) => entry.type === "branch_summary");
+    expect(summary).toMatchObject({ parentId: first?.id, fromId: second?.id });
+    expect(summary?.summary).toContain("Say two.");
+    expect(moved?.[1]).toBe(summary?.id);
+    expect(moved?.[2]).toBe(summary?.id);
+    expect(byText("user", "three")).toMatchObject({ parentId: summary?.id });
+    expect(entries.filter((entry) => entry.type === "branch_summary")).toHaveLength(1);
+  });
+
+  it("leaves the session as it was when the /tree picker is cancelled with Esc or Ctrl-C", async () => {
+    const tty = start();
+    let at = await tty.waitFor("› ");
+    server.enqueue(textReply("First."), textReply("Second."));
+    tty.sendLine("one");
+    at = await tty.waitFor("First.", { from: at });
+    tty.sendLine("two");
+    at = await tty.waitFor("Second.", { from: at });
+    const file = listSessionFiles(home)[0] as string;
+    const before = fs.readFileSync(file, "utf8");
+
+    tty.sendLine("/tree");
+    at = await tty.waitFor(PICKER_HINT, { from: at });
+    tty.type("\u001b[A");
+    at = await tty.waitFor(/▸ [0-9a-f]{8} user +two/, { from: at });
+    tty.type("\u001b");
+    at = await tty.waitFor("Stayed where you were.", { from: at });
+    at = await tty.waitFor("› ", { from: at });
+    // Ctrl-C cancels the picker too, without quitting the app.
+    tty.sendLine("/tree");
+    at = await tty.waitFor(PICKER_HINT, { from: at });
+    tty.type("\u0003");
+    at = await tty.waitFor("Stayed where you were.", { from: at });
+    at = await tty.waitFor("› ", { from: at });
+    expect(fs.readFileSync(file, "utf8")).toBe(before);
+    expect(tty.screen).not.toContain("Summarize the branch");
+
+    server.enqueue(textReply("Third."));
+    tty.sendLine("three");
+    at = await tty.waitFor("Third.", { from: at });
+    tty.type("\u0004");
+    expect(await tty.exited).toBe(0);
+    const entries = readJsonlLines(file);
+    const second = entries.find((entry) => JSON.stringify(entry.message?.content ?? "").includes("Second."));
+    const third = entries.find(
+      (entry) => entry.message?.role === "user" && JSON.stringify(entry.message.content).includes("three"),
+    );
+    expect(third).toMatchObject({ parentId: second?.id });
+    expect(entries.some((entry) => entry.type === "branch_summary")).toBe(false);
   });
 
   it("aborts a run with Ctrl-C and quits with Ctrl-C twice", async () => {
@@ -195,8 +292,13 @@ describe("interactive mode in a terminal", () => {
     tty.sendLine("/new");
     at = await tty.waitFor(/New session [0-9a-f-]{36}\./, { from: at });
     tty.sendLine("/resume");
-    at = await tty.waitFor("Resume which session?", { from: at });
-    tty.sendLine("1");
+    const listed = at;
+    at = await tty.waitFor(PICKER_HINT, { from: at });
+    // The picker lists the three saved sessions, starting on the newest (the clone).
+    expect(tty.screen.slice(listed, at)).toMatch(
+      /Resume which session\? +1\/3\n▸ \d{4}-\d\d-\d\d \d\d:\d\d {2}one/,
+    );
+    tty.type("\r");
     at = await tty.waitFor(/Resumed .+\.jsonl \(\d+ entries\)\./, { from: at });
 
     tty.type("\u0004");
@@ -218,9 +320,11 @@ describe("interactive mode in a terminal", () => {
     expect(await tty.exited).toBe(0);
 
     tty = start(["--resume"]);
-    at = await tty.waitFor("Resume which session? (1-1, Enter to cancel): ");
-    expect(tty.screen).toMatch(/ {2}1\. \d{4}-\d\d-\d\d \d\d:\d\d {2}remember the number 42/);
-    tty.sendLine("1");
+    at = await tty.waitFor(PICKER_HINT);
+    expect(tty.screen).toMatch(
+      /Resume which session\? +1\/1\n▸ \d{4}-\d\d-\d\d \d\d:\d\d {2}remember the number 42/,
+    );
+    tty.type("\r");
     at = await tty.waitFor("› ", { from: at });
     server.enqueue(textReply("It was 42."));
     tty.sendLine("what was the number?");

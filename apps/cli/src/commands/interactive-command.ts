@@ -8,6 +8,7 @@ import {
 import type { CliIo } from "../cli-io";
 import { askOnce } from "../interactive/ask-once";
 import { InteractiveApp } from "../interactive/interactive-app";
+import { canPickFrom, pickFromList } from "../interactive/pick-from-list";
 import { pickSession } from "../interactive/slash/resume-slash-command";
 import { createTerminalStyle } from "../interactive/terminal-style";
 import type { CliCommand } from "../parse-cli-args";
@@ -27,12 +28,15 @@ export async function runInteractiveCommand(
   let choice: SessionChoice = sessionChoiceOf(command);
   if (command.resume) {
     const style = createTerminalStyle(output.isTTY === true && !environment.env.NO_COLOR);
+    const terminal = { input: process.stdin, output };
     const file = await pickSession({
       environment,
       style,
       columns: output.columns || 100,
       print: (text) => output.write(`${text}\n`),
       ask: (question) => askOnce(process.stdin, output, question),
+      canPick: canPickFrom(terminal),
+      pick: (options) => pickFromList(terminal, { ...options, style }),
     });
     if (file === undefined) return 0;
     choice = { kind: "path", path: file };

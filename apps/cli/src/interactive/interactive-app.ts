@@ -6,6 +6,7 @@ import type { CliIo } from "../cli-io";
 import { reportError } from "../report-error";
 import { formatStatusLine } from "./format-status-line";
 import type { InteractiveContext } from "./interactive-context";
+import { canPickFrom, type PickFromListOptions, pickFromList } from "./pick-from-list";
 import { SessionEventRenderer } from "./render-session-event";
 import { SLASH_COMMAND_HANDLERS } from "./slash/slash-command-table";
 import { parseSlashCommand, SLASH_COMMANDS } from "./slash-commands";
@@ -113,6 +114,15 @@ export class InteractiveApp implements InteractiveContext {
       this.rl?.setPrompt(question);
       this.rl?.prompt();
     });
+  }
+
+  get canPick(): boolean {
+    return canPickFrom(this.streams);
+  }
+
+  pick(options: Omit<PickFromListOptions, "style">): Promise<string | undefined> {
+    this.renderer.stopSpinner();
+    return pickFromList(this.streams, { ...options, style: this.style });
   }
 
   prefill(text: string): void {

@@ -1,6 +1,7 @@
 import type { AgentSession } from "@arbor/runtime";
 import type { SessionStore } from "@arbor/session-store";
 import type { AgentEnvironment, ModelBinding } from "../agent/prepare-agent";
+import type { PickFromListOptions } from "./pick-from-list";
 import type { SessionEventRenderer } from "./render-session-event";
 import type { TerminalStyle } from "./terminal-style";
 
@@ -17,6 +18,13 @@ export interface InteractiveContext {
   print(text: string): void;
   /** Asks a question and resolves with the answer line (trimmed; empty when the user just pressed Enter). */
   ask(question: string): Promise<string>;
+  /** True when {@link InteractiveContext.pick} can show the arrow-key picker (input and output are terminals). */
+  readonly canPick: boolean;
+  /**
+   * Shows the arrow-key picker (only when `canPick`; commands fall back to `ask` otherwise) and
+   * resolves with the chosen row's id, or undefined when the user cancels. Erases itself when done.
+   */
+  pick(options: Omit<PickFromListOptions, "style">): Promise<string | undefined>;
   /** Puts text into the input line for the user to edit and send. */
   prefill(text: string): void;
   /**

@@ -7,6 +7,8 @@ export interface TerminalStyle {
   yellow(text: string): string;
   cyan(text: string): string;
   magenta(text: string): string;
+  /** Swaps foreground and background (the highlighted row of a picker). */
+  inverse(text: string): string;
 }
 
 const wrap = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
@@ -23,6 +25,7 @@ export function createTerminalStyle(enabled: boolean): TerminalStyle {
       yellow: identity,
       cyan: identity,
       magenta: identity,
+      inverse: identity,
     };
   }
   return {
@@ -33,5 +36,6 @@ export function createTerminalStyle(enabled: boolean): TerminalStyle {
     yellow: wrap(33, 39),
     cyan: wrap(36, 39),
     magenta: wrap(35, 39),
+    inverse: wrap(7, 27),
   };
 }

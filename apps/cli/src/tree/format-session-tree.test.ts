@@ -1,6 +1,7 @@
 import type { SessionEntry, SessionTreeNode } from "@arbor/session-store";
 import { describe, expect, it } from "vitest";
 import { formatSessionTree } from "./format-session-tree";
+import { sessionTreeRows } from "./session-tree-rows";
 
 function user(id: string, text: string): SessionEntry {
   return {
@@ -35,6 +36,18 @@ describe("formatSessionTree", () => {
       "   ├─ eeeeeeee user         deeper a",
       "   └─ ffffffff user         deeper b  ← leaf",
     ]);
+  });
+
+  it("gives the same lines as rows with their entry ids, in display order", () => {
+    const tree = [
+      node(user("aaaaaaaa", "start"), [node(user("bbbbbbbb", "one")), node(user("cccccccc", "two"))]),
+    ];
+    const rows = sessionTreeRows(tree, { leafId: "bbbbbbbb", width: 80 });
+    expect(rows.map((row) => row.id)).toEqual(["aaaaaaaa", "bbbbbbbb", "cccccccc"]);
+    expect(rows.map((row) => row.text).join("\n")).toBe(
+      formatSessionTree(tree, { leafId: "bbbbbbbb", width: 80 }),
+    );
+    expect(rows[1]?.text).toBe("├─ bbbbbbbb user         one  ← leaf");
   });
 
   it("renders a very long chain without recursion", () => {

@@ -1,56 +1,16 @@
 import type { SessionTreeNode } from "@arbor/session-store";
-import { describeEntry } from "./describe-entry";
+import { type SessionTreeRowOptions, sessionTreeRows } from "./session-tree-rows";
 
 /** What {@link formatSessionTree} shows besides the nodes. */
-export interface FormatTreeOptions {
-  leafId: string | null;
-  /** Line width (previews are clipped to fit). */
-  width: number;
-}
-
-interface Frame {
-  node: SessionTreeNode;
-  /** Prefix for this node's line. */
-  lead: string;
-  /** Prefix for the lines of its descendants. */
-  rest: string;
-}
+export type FormatTreeOptions = SessionTreeRowOptions;
 
 /**
- * Renders a session forest as text, one entry per line: `id kind preview`, with `[label]` markers,
- * `◆` for compactions, `↩` for branch summaries and `← leaf` on the current leaf. A chain of single
- * children stays at one indentation; a fork draws `├─`/`└─` branches (oldest first). Iterative, so
- * sessions of any depth render without recursion.
+ * Renders a session forest as text, one entry per line (the rows of {@link sessionTreeRows}):
+ * `id kind preview`, with `[label]` markers, `◆` for compactions, `↩` for branch summaries and
+ * `← leaf` on the current leaf; forks drawn with `├─`/`└─` (oldest first). Pure.
  */
 export function formatSessionTree(roots: readonly SessionTreeNode[], options: FormatTreeOptions): string {
-  const lines: string[] = [];
-  const stack: Frame[] = [];
-  const pushChildren = (children: readonly SessionTreeNode[], rest: string) => {
-    if (children.length === 1) {
-      stack.push({ node: children[0] as SessionTreeNode, lead: rest, rest });
-      return;
-    }
-    for (let index = children.length - 1; index >= 0; index--) {
-      const last = index === children.length - 1;
-      stack.push({
-        node: children[index] as SessionTreeNode,
-        lead: `${rest}${last ? "└─ " : "├─ "}`,
-        rest: `${rest}${last ? "   " : "│  "}`,
-      });
-    }
-  };
-  pushChildren(roots, "");
-  for (let frame = stack.pop(); frame; frame = stack.pop()) {
-    const { entry } = frame.node;
-    const markers = [
-      frame.node.label ? `[${frame.node.label}]` : "",
-      entry.id === options.leafId ? "← leaf" : "",
-    ].filter(Boolean);
-    const suffix = markers.length > 0 ? `  ${markers.join(" ")}` : "";
-    const room = Math.max(20, options.width - frame.lead.length - 24 - suffix.length);
-    const { kind, text } = describeEntry(entry, room);
-    lines.push(`${frame.lead}${entry.id.padEnd(8)} ${kind.padEnd(12)} ${text}${suffix}`.trimEnd());
-    pushChildren(frame.node.children, frame.rest);
-  }
-  return lines.join("\n");
+  return sessionTreeRows(roots, options)
+    .map((row) => row.text)
+    .join("\n");
 }

@@ -1,5 +1,6 @@
 import { formatSessionTree } from "../../tree/format-session-tree";
-import type { SlashCommandHandler } from "../interactive-context";
+import { sessionTreeRows } from "../../tree/session-tree-rows";
+import type { InteractiveContext, SlashCommandHandler } from "../interactive-context";
 
 /** Finds an entry by id or unique id prefix; returns an error text otherwise. */
 function findEntry(ids: readonly string[], query: string): { id?: string; error?: string } {
@@ -15,24 +16,43 @@ function findEntry(ids: readonly string[], query: string): { id?: string; error?
 }
 
 /**
- * `/tree`: shows the session tree, asks for the entry to move to, and whether to summarize the branch
- * being left (no / yes / custom instructions, unless `branchSummary.skipPrompt`). Moving to a user
- * message puts its text back in the input line.
+ * Asks for the entry to move to: the arrow-key picker over the tree rows (starting on the leaf) on a
+ * terminal, else the printed tree and a typed id or unique prefix. Resolves with the entry id, or
+ * undefined when the user cancels or typed no valid id (a notice is printed).
  */
-export const treeSlashCommand: SlashCommandHandler = async (context) => {
+async function chooseEntry(context: InteractiveContext): Promise<string | undefined> {
   const { store, style } = context;
+  if (context.canPick) {
+    const items = sessionTreeRows(store.getTree(), { leafId: store.leafId, width: context.columns - 3 });
+    if (items.length === 0) {
+      context.print("The session has no entries yet.");
+      return undefined;
+    }
+    const id = await context.pick({ title: "Move to which entry?", items, selectedId: store.leafId });
+    if (id === undefined) context.print(style.dim("Stayed where you were."));
+    return id;
+  }
   context.print(formatSessionTree(store.getTree(), { leafId: store.leafId, width: context.columns }));
   const answer = await context.ask("Move to entry (id or prefix, Enter to stay): ");
-  if (!answer) return;
+  if (!answer) return undefined;
   const found = findEntry(
     store.getEntries().map((entry) => entry.id),
     answer,
   );
-  if (!found.id) {
-    context.print(style.yellow(found.error ?? "No such entry."));
-    return;
-  }
-  if (found.id === store.leafId) {
+  if (!found.id) context.print(style.yellow(found.error ?? "No such entry."));
+  return found.id;
+}
+
+/**
+ * `/tree`: lets the user pick the entry to move to (see {@link chooseEntry}), asks whether to
+ * summarize the branch being left (no / yes / custom instructions, unless `branchSummary.skipPrompt`),
+ * and moves there. Moving to a user message puts its text back in the input line.
+ */
+export const treeSlashCommand: SlashCommandHandler = async (context) => {
+  const { store, style } = context;
+  const target = await chooseEntry(context);
+  if (target === undefined) return;
+  if (target === store.leafId) {
     context.print("Already there.");
     return;
   }
@@ -51,7 +71,7 @@ export const treeSlashCommand: SlashCommandHandler = async (context) => {
   if (summarize) context.renderer.startSpinner("Summarizing the branch you leave…");
   let result: Awaited<ReturnType<typeof context.session.navigate>>;
   try {
-    result = await context.session.navigate(found.id, {
+    result = await context.session.navigate(target, {
       summarize,
       ...(customInstructions ? { customInstructions } : {}),
     });
