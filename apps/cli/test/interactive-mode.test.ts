@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { startWireServer, type TestLlmServer, textReply, toolCallReply } from "@arbor/providers/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { assertCliBuilt } from "./helpers/cli-paths";
+import { assertCliBuilt, REPO_ROOT } from "./helpers/cli-paths";
 import { PtySession } from "./helpers/pty-session";
 import { runCliProcess } from "./helpers/run-cli-process";
 import { listSessionFiles, readJsonlLines } from "./helpers/session-files";
@@ -319,6 +319,12 @@ describe("interactive mode in a terminal", () => {
     tty.type("\u0004");
     expect(await tty.exited).toBe(0);
 
+    // Esc in the start-up picker exits cleanly (the keyboard is released, nothing keeps the process).
+    tty = start(["--resume"]);
+    await tty.waitFor(PICKER_HINT);
+    tty.type("\u001b");
+    expect(await tty.exited).toBe(0);
+
     tty = start(["--resume"]);
     at = await tty.waitFor(PICKER_HINT);
     expect(tty.screen).toMatch(
@@ -333,6 +339,36 @@ describe("interactive mode in a terminal", () => {
     expect(await tty.exited).toBe(0);
     expect(listSessionFiles(home)).toHaveLength(1);
     expect(JSON.stringify(server.requests.at(-1)?.body)).toContain("remember the number 42");
+  });
+
+  it("falls back to the printed tree and a typed id for /tree when input is piped", async () => {
+    fs.writeFileSync(
+      path.join(project, ".arbor/settings.json"),
+      JSON.stringify({ branchSummary: { skipPrompt: true } }),
+    );
+    const file = path.join(project, "session.jsonl");
+    fs.copyFileSync(path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl"), file);
+    const before = fs.readFileSync(file, "utf8");
+    const run = await runCliProcess(["--session", file], {
+      cwd: project,
+      // 504e6703 is the first assistant entry of the example session; a prefix is enough.
+      input: "/tree\n504e67\n",
+      env: {
+        PATH: process.env.PATH,
+        HOME: dir,
+        ARBOR_HOME: home,
+        ANTHROPIC_API_KEY: "test-key",
+        ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+      },
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/999198d2 assistant +Fixed and committed.*← leaf\n/);
+    expect(run.stdout).toContain("Move to entry (id or prefix, Enter to stay): Moved to 504e6703.\n");
+    expect(run.stdout).not.toContain(PICKER_HINT);
+    expect(run.stdout).not.toContain("\u001b[");
+    // Moving the leaf writes nothing.
+    expect(fs.readFileSync(file, "utf8")).toBe(before);
   });
 
   it("reads prompts from a pipe and finishes the run before exiting", async () => {
