@@ -183,7 +183,7 @@ describe("interactive mode in a terminal", () => {
     expect(entries.filter((entry) => entry.type === "branch_summary")).toHaveLength(1);
   });
 
-  it("leaves the session as it was when the /tree picker is cancelled with Esc or Ctrl-C", async () => {
+  it("leaves the session as it was when the /tree picker is cancelled (Esc, Ctrl-C) or the leaf is picked", async () => {
     const tty = start();
     let at = await tty.waitFor("› ");
     server.enqueue(textReply("First."), textReply("Second."));
@@ -206,6 +206,12 @@ describe("interactive mode in a terminal", () => {
     at = await tty.waitFor(PICKER_HINT, { from: at });
     tty.type("\u0003");
     at = await tty.waitFor("Stayed where you were.", { from: at });
+    at = await tty.waitFor("› ", { from: at });
+    // Enter on the leaf (where the picker starts) stays too.
+    tty.sendLine("/tree");
+    at = await tty.waitFor(PICKER_HINT, { from: at });
+    tty.type("\r");
+    at = await tty.waitFor("Already there.", { from: at });
     at = await tty.waitFor("› ", { from: at });
     expect(fs.readFileSync(file, "utf8")).toBe(before);
     expect(tty.screen).not.toContain("Summarize the branch");
