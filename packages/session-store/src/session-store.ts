@@ -1,6 +1,7 @@
 import { type AgentMessage, replaySystemMessages } from "@arbor/agent-loop";
 import { buildBranchedEntries } from "./internal/build-branched-entries";
 import { checkContextEdit } from "./internal/check-context-edit";
+import { CorruptLineFound } from "./internal/corrupt-line-found";
 import { generateEntryId } from "./internal/generate-entry-id";
 import { resolveSessionTarget } from "./internal/resolve-session-target";
 import { findEntryProblem } from "./internal/validate-entry";
@@ -213,7 +214,7 @@ export class SessionStore extends SessionView {
    */
   forkSession(entryId: string, target: NewSessionTarget = {}): SessionStore {
     this.requireIndex(entryId);
-    const entries = buildBranchedEntries(this.getBranch(entryId), this.labels.all(), this.options.idSource);
+    const entries = buildBranchedEntries(this.getBranch(entryId), this.getLabels(), this.options.idSource);
     return this.deriveSession(target, entries);
   }
 
@@ -313,6 +314,13 @@ export class SessionStore extends SessionView {
     this.leaf = index;
     this.labels.onAppend(entry);
     if (entry.type === "session_info") this.sessionName = { value: entry.name?.trim() || undefined };
-    this.projection.onAppend(index, this.table.parentOf(index));
+    try {
+      this.projection.onAppend(index, this.table.parentOf(index));
+    } catch (error) {
+      // The entry is written; only refreshing the projection met a corrupt line (a compaction
+      // re-reads its kept range). The projection is recomputed on the next read, without that line.
+      if (!(error instanceof CorruptLineFound)) throw error;
+      this.leaveOutCorruptLine(error);
+    }
   }
 }

@@ -1,5 +1,6 @@
 import type { SessionTreeNode } from "./internal/build-session-tree";
 import { buildSessionTree } from "./internal/build-session-tree";
+import { CorruptLineFound } from "./internal/corrupt-line-found";
 import { createSessionHeader } from "./internal/create-session-header";
 import type { EntryProblem, EntryTable } from "./internal/entry-table";
 import { LabelIndex, type ResolvedLabel } from "./internal/label-index";
@@ -26,6 +27,8 @@ export class SessionView {
   protected readonly writer: SessionWriter;
   protected readonly problems: SessionIssue[] = [];
   protected leaf: number;
+  /** The leaf chosen at load (the last entry in file order). */
+  private readonly loadedLeaf: number;
   protected sessionName: { value: string | undefined } | undefined;
 
   /**
@@ -54,8 +57,12 @@ export class SessionView {
     this.labels = new LabelIndex(this.table);
     this.projection = new ProjectionCache(this.table);
     this.leaf = this.table.lastVisible();
-    if (options.validate === "full")
-      for (let index = 0; index < this.table.size; index++) this.table.entry(index);
+    this.loadedLeaf = this.leaf;
+    if (options.validate === "full") {
+      for (let index = 0; index < this.table.size; index++) {
+        this.tolerateCorruptLines(() => this.table.isHidden(index) || this.table.entry(index));
+      }
+    }
   }
 
   /** Session file path; `undefined` for in-memory sessions. */
@@ -95,32 +102,38 @@ export class SessionView {
 
   /** The current leaf entry, or `undefined` for an empty leaf. */
   getLeafEntry(): SessionEntry | undefined {
-    return this.leaf < 0 ? undefined : this.table.entry(this.leaf);
+    return this.tolerateCorruptLines(() => (this.leaf < 0 ? undefined : this.table.entry(this.leaf)));
   }
 
   /** The entry with this id (the last in file order if the id is duplicated), or `undefined`. */
   getEntry(id: string): SessionEntry | undefined {
-    const index = this.table.indexOf(id);
-    return index === undefined ? undefined : this.table.entry(index);
+    return this.tolerateCorruptLines(() => {
+      const index = this.table.indexOf(id);
+      return index === undefined ? undefined : this.table.entry(index);
+    });
   }
 
   /** Every entry in file order. Reads the whole session. */
   getEntries(): SessionEntry[] {
-    const entries: SessionEntry[] = [];
-    for (let index = 0; index < this.table.size; index++) {
-      if (!this.table.isHidden(index)) entries.push(this.table.entry(index));
-    }
-    return entries;
+    return this.tolerateCorruptLines(() => {
+      const entries: SessionEntry[] = [];
+      for (let index = 0; index < this.table.size; index++) {
+        if (!this.table.isHidden(index)) entries.push(this.table.entry(index));
+      }
+      return entries;
+    });
   }
 
   /** Direct children of `parentId` (`null` for roots), in file order. Scans records, reads only the children. */
   getChildren(parentId: string | null): SessionEntry[] {
-    const children: SessionEntry[] = [];
-    for (let index = 0; index < this.table.size; index++) {
-      const record = this.table.record(index);
-      if (record.parentId === parentId && record.type !== "session") children.push(this.table.entry(index));
-    }
-    return children;
+    return this.tolerateCorruptLines(() => {
+      const children: SessionEntry[] = [];
+      for (let index = 0; index < this.table.size; index++) {
+        if (this.table.record(index).parentId === parentId && !this.table.isHidden(index))
+          children.push(this.table.entry(index));
+      }
+      return children;
+    });
   }
 
   /**
@@ -131,39 +144,40 @@ export class SessionView {
    * suffix gives the same context (the thinking level and model may differ: they come from the whole path).
    */
   getBranch(fromId?: string, options: { sinceLatestCompaction?: boolean } = {}): SessionEntry[] {
-    const start = fromId === undefined ? this.leaf : (this.table.indexOf(fromId) ?? -1);
-    const upward = options.sinceLatestCompaction
-      ? walkToContextStart(this.table, start)
-      : walkToRoot(this.table, start);
-    return upward.reverse().map((index) => this.table.entry(index));
+    return this.tolerateCorruptLines(() => {
+      const start = fromId === undefined ? this.leaf : (this.table.indexOf(fromId) ?? -1);
+      const upward = options.sinceLatestCompaction
+        ? walkToContextStart(this.table, start)
+        : walkToRoot(this.table, start);
+      return upward.reverse().map((index) => this.table.entry(index));
+    });
   }
 
   /** The whole session as a forest (see `SessionTreeNode`). Reads every entry. */
   getTree(): SessionTreeNode[] {
-    return buildSessionTree(this.getEntries(), this.labels.all());
+    return this.tolerateCorruptLines(() => buildSessionTree(this.getEntries(), this.labels.all()));
   }
 
   /** The label of an entry (labels are session-wide: the latest label entry in file order wins). */
   getLabel(id: string): string | undefined {
-    return this.labels.all().get(id)?.label;
+    return this.getLabels().get(id)?.label;
   }
 
   /** Every label by target id, with the timestamp of the label entry that set it. */
   getLabels(): ReadonlyMap<string, Readonly<ResolvedLabel>> {
-    return this.labels.all();
+    return this.tolerateCorruptLines(() => this.labels.all());
   }
 
   /** The session name: the latest `session_info` in file order, trimmed; `undefined` when empty or unset. */
   getSessionName(): string | undefined {
-    if (!this.sessionName) {
-      this.sessionName = { value: undefined };
+    this.sessionName ??= this.tolerateCorruptLines(() => {
       for (let index = this.table.size - 1; index >= 0; index--) {
-        if (this.table.record(index).type !== "session_info") continue;
+        if (this.table.record(index).type !== "session_info" || this.table.isHidden(index)) continue;
         const entry = this.table.entry(index) as SessionInfoEntry;
-        this.sessionName.value = entry.name?.trim() || undefined;
-        break;
+        return { value: entry.name?.trim() || undefined };
       }
-    }
+      return { value: undefined };
+    });
     return this.sessionName.value;
   }
 
@@ -175,10 +189,12 @@ export class SessionView {
    * @throws SessionStoreError `ENTRY_NOT_FOUND` for an unknown `leafId`.
    */
   getProjection(leafId?: string | null): SessionProjection {
-    if (leafId === undefined) return this.projection.get(this.leaf);
-    const index = leafId === null ? -1 : this.requireIndex(leafId);
-    if (index === this.leaf) return this.projection.get(this.leaf);
-    return new ProjectionCache(this.table, false).get(index);
+    return this.tolerateCorruptLines(() => {
+      if (leafId === undefined) return this.projection.get(this.leaf);
+      const index = leafId === null ? -1 : this.requireIndex(leafId);
+      if (index === this.leaf) return this.projection.get(this.leaf);
+      return new ProjectionCache(this.table, false).get(index);
+    });
   }
 
   /** Moves the leaf to an entry; the next append creates a child of it (a new branch). Writes nothing. */
@@ -214,6 +230,46 @@ export class SessionView {
       throw new SessionStoreError("SESSION_CLOSED", "The session store is closed", {
         sessionFile: this.path,
       });
+  }
+
+  /**
+   * Runs a read, and when it meets an entry whose line does not parse (the fast load scan reads only
+   * the start of each line), treats that line as if it had been found corrupt at load: reports
+   * `SESSION_LINE_CORRUPT`, leaves the entry out (its children lose their parent, as in pi), moves a
+   * leaf that was that entry, and runs the read again. Each retry hides one more entry, so it ends.
+   */
+  protected tolerateCorruptLines<T>(read: () => T): T {
+    for (;;) {
+      try {
+        return read();
+      } catch (error) {
+        if (!(error instanceof CorruptLineFound)) throw error;
+        // A read of an entry already left out would repeat forever: that is a bug, not bad input.
+        if (error.again)
+          throw new Error(`Internal error: entry #${error.index} was read after it was left out`);
+        this.leaveOutCorruptLine(error);
+      }
+    }
+  }
+
+  /** Updates the view after the table hid the entry of a corrupt line (see {@link tolerateCorruptLines}). */
+  protected leaveOutCorruptLine(found: CorruptLineFound): void {
+    const { storageError, index } = found;
+    this.report({
+      code: "SESSION_LINE_CORRUPT",
+      message: `${storageError.message} The entry is left out of the session, as if the line had been found corrupt when the file was opened.`,
+      sessionFile: this.storage.path,
+      ...(storageError.line !== undefined ? { line: storageError.line } : {}),
+      ...(storageError.entryId !== undefined ? { entryId: storageError.entryId } : {}),
+    });
+    this.projection.invalidate();
+    this.labels.invalidate();
+    this.sessionName = undefined;
+    if (this.leaf === index) {
+      // The load leaf is the last entry in file order: without this line, the one before it. A leaf
+      // moved there by the caller goes to its parent, where appending continues the same branch.
+      this.leaf = index === this.loadedLeaf ? this.table.lastVisible() : this.table.parentOf(index);
+    }
   }
 
   protected reportEntryProblem(problem: EntryProblem): void {

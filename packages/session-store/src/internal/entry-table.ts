@@ -1,5 +1,7 @@
 import type { SessionEntry } from "../session-entry";
 import type { StoredEntryRecord } from "../storage/session-storage";
+import { SessionStorageError } from "../storage/session-storage-error";
+import { CorruptLineFound } from "./corrupt-line-found";
 import { IdIndex } from "./id-index";
 import { findEntryProblem } from "./validate-entry";
 
@@ -47,6 +49,8 @@ export class EntryTable {
   private readonly checked: Uint8Array;
   /** Entries held by the projection cache, so repeated reads return the same objects. */
   private readonly pinned = new Map<number, SessionEntry>();
+  /** Loaded entries whose line turned out not to parse when first read: left out from then on. */
+  private corrupt: Set<number> | undefined;
 
   constructor(
     loadedRecords: readonly StoredEntryRecord[],
@@ -77,7 +81,7 @@ export class EntryTable {
   /** Index of the entry with this id (the last one in file order for duplicated ids). */
   indexOf(id: string): number | undefined {
     let found = this.ids.get(id);
-    if (found !== undefined) return found;
+    if (found !== undefined) return this.corrupt?.has(found) ? undefined : found;
     if (this.backend.indexOfId) {
       found = this.backend.indexOfId(id);
       return found !== undefined && found < this.loadedCount && !this.isHidden(found) ? found : undefined;
@@ -86,7 +90,7 @@ export class EntryTable {
       this.extendCoverage();
       found = this.ids.get(id);
     }
-    return found;
+    return found !== undefined && this.corrupt?.has(found) ? undefined : found;
   }
 
   /** True when some entry has this id (an unknown id makes the lookup cover the whole session). */
@@ -108,7 +112,12 @@ export class EntryTable {
    * node), so does the store; they stay in the file.
    */
   isHidden(index: number): boolean {
-    return this.record(index).type === "session";
+    return this.record(index).type === "session" || this.corrupt?.has(index) === true;
+  }
+
+  /** True when the line of loaded entry `index` was found corrupt when it was read. */
+  isCorrupt(index: number): boolean {
+    return this.corrupt?.has(index) === true;
   }
 
   /** The last visible entry index in file order (the leaf after load), or -1. */
@@ -118,8 +127,16 @@ export class EntryTable {
     return index;
   }
 
-  /** Index of the parent of `index`, or -1 for a root or a missing parent. */
+  /**
+   * Index of the parent of `index`, or -1 for a root or a missing parent. A parent whose line turned
+   * out corrupt counts as missing, as it would had the line been dropped at load.
+   */
   parentOf(index: number): number {
+    const parent = this.resolveParent(index);
+    return parent >= 0 && this.corrupt?.has(parent) ? NO_PARENT : parent;
+  }
+
+  private resolveParent(index: number): number {
     let parent = this.parents[index] as number;
     if (parent === UNRESOLVED) {
       const parentId = this.record(index).parentId;
@@ -138,12 +155,23 @@ export class EntryTable {
   /**
    * The full entry at `index`. A loaded entry is read through the backend and validated the first
    * time (problems are reported once, the entry is still returned). Not a copy: do not mutate.
+   * Throws {@link CorruptLineFound} when the entry's line does not parse (the entry is hidden from
+   * then on), and what the backend throws otherwise.
    */
   entry(index: number): SessionEntry {
     if (index >= this.loadedCount) return this.appended[index - this.loadedCount] as SessionEntry;
     const pinned = this.pinned.get(index);
     if (pinned) return pinned;
-    const entry = this.read(index);
+    const known = this.corrupt?.has(index) === true;
+    let entry: Record<string, unknown>;
+    try {
+      entry = this.read(index);
+    } catch (error) {
+      if (!SessionStorageError.isInstance(error) || error.code !== "SESSION_LINE_CORRUPT") throw error;
+      this.corrupt ??= new Set();
+      this.corrupt.add(index);
+      throw new CorruptLineFound(index, error as SessionStorageError, known);
+    }
     if (this.checked[index] === 0) {
       this.checked[index] = 1;
       const problem = findEntryProblem(entry);
@@ -180,7 +208,8 @@ export class EntryTable {
   indicesOfType(type: string): number[] {
     const found: number[] = [];
     for (let index = 0; index < this.records.length; index++) {
-      if ((this.records[index] as StoredEntryRecord).type === type) found.push(index);
+      if ((this.records[index] as StoredEntryRecord).type === type && !this.corrupt?.has(index))
+        found.push(index);
     }
     return found;
   }

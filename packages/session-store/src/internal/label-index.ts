@@ -26,6 +26,11 @@ export class LabelIndex {
     return this.resolved;
   }
 
+  /** Forgets the resolved labels; the next {@link LabelIndex.all} resolves them again. */
+  invalidate(): void {
+    this.resolved = undefined;
+  }
+
   /** Updates the labels after an append (no-op until first use, which reads everything). */
   onAppend(entry: SessionEntry): void {
     if (this.resolved) this.apply(entry);
