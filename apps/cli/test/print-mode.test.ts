@@ -195,4 +195,39 @@ describe("print mode", () => {
       holder.close();
     }
   });
+
+  it("warns about a damaged line found while the session is read, leaves it out, and carries on", async () => {
+    const file = path.join(project, "damaged.jsonl");
+    server.enqueue(textReply("first answer"), textReply("second answer"));
+    expect(
+      (await runCliProcess(["-p", "first question", "--session", file], { env, cwd: project })).code,
+    ).toBe(0);
+    expect((await runCliProcess(["-p", "second", "--session", file], { env, cwd: project })).code).toBe(0);
+    // Damage the first answer inside its text: the line still starts and ends like an entry, so only
+    // reading the entry finds it.
+    const lines = fs.readFileSync(file, "utf8").split("\n");
+    const at = lines.findIndex((line) => line.includes("first answer"));
+    lines[at] = (lines[at] as string).replace("first answer", "first\u0001answer");
+    fs.writeFileSync(file, lines.join("\n"));
+    const damaged = fs.readFileSync(file);
+
+    server.enqueue(textReply("third answer"));
+    const run = await runCliProcess(["-p", "third", "--session", file], { env, cwd: project });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("third answer\n");
+    expect(run.stderr).toMatch(
+      new RegExp(`^arbor: warning: .*damaged\\.jsonl:${at + 1}: .*left out of the session`),
+    );
+    // The model no longer sees the damaged answer nor what hung below it (its parent is gone), as pi.
+    const sent = JSON.stringify(server.requests[2]?.body);
+    expect(sent).not.toContain("first question");
+    expect(sent).toContain("second answer");
+    expect(sent).toContain("third");
+    // The damaged line is still in the file, byte for byte, and the new turn was appended after it.
+    const after = fs.readFileSync(file);
+    expect(after.subarray(0, damaged.length).equals(damaged)).toBe(true);
+    const afterLines = after.toString("utf8").trimEnd().split("\n");
+    expect(afterLines).toHaveLength(lines.filter((line) => line !== "").length + 2);
+    expect(JSON.parse(afterLines.at(-1) as string).message.content[0].text).toBe("third answer");
+  });
 });

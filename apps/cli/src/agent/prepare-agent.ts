@@ -7,7 +7,7 @@ import {
   resolveArborHome,
   type Settings,
 } from "@arbor/runtime";
-import type { SessionStore } from "@arbor/session-store";
+import type { SessionIssue, SessionStore } from "@arbor/session-store";
 import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
 import { createModelProvider } from "../models/create-model-provider";
@@ -15,6 +15,7 @@ import { type CustomModelDefinition, loadCustomModels } from "../models/load-mod
 import { type ResolvedModel, requireApiKey, resolveModel } from "../models/resolve-model";
 import type { AgentCommandOptions } from "../parse-cli-args";
 import { openAgentSessionStore, type SessionChoice } from "../sessions/open-agent-session-store";
+import { warnAboutIssue } from "../sessions/warn-about-issue";
 import { createCodingTools } from "../tools/create-coding-tools";
 import { buildSystemPrompt } from "./build-system-prompt";
 import { resolveExtensionPaths } from "./resolve-extension-paths";
@@ -32,6 +33,8 @@ export interface AgentEnvironment {
   tools: AgentTool[];
   thinkingLevel: ReasoningLevel | undefined;
   options: AgentCommandOptions;
+  /** Prints a warning for a problem found in a session file (at open or when an entry is read). */
+  onIssue: (issue: SessionIssue) => void;
 }
 
 /** A model, its provider and key, ready for a session. */
@@ -64,6 +67,7 @@ export function loadAgentEnvironment(options: AgentCommandOptions, io: CliIo): A
     tools: createCodingTools(cwd),
     thinkingLevel: options.thinking as ReasoningLevel | undefined,
     options,
+    onIssue: (issue) => warnAboutIssue(issue, io),
   };
 }
 
@@ -77,7 +81,11 @@ export function sessionChoiceOf(options: AgentCommandOptions): SessionChoice {
 
 /** Opens the session store the flags select. */
 export function openStoreFor(environment: AgentEnvironment, choice: SessionChoice): SessionStore {
-  return openAgentSessionStore(choice, { arborHome: environment.arborHome, cwd: environment.cwd });
+  return openAgentSessionStore(choice, {
+    arborHome: environment.arborHome,
+    cwd: environment.cwd,
+    onIssue: environment.onIssue,
+  });
 }
 
 /**

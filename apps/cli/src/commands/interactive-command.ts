@@ -13,7 +13,6 @@ import { pickSession } from "../interactive/slash/resume-slash-command";
 import { createTerminalStyle } from "../interactive/terminal-style";
 import type { CliCommand } from "../parse-cli-args";
 import type { SessionChoice } from "../sessions/open-agent-session-store";
-import { warnAboutIssues } from "../sessions/warn-about-issues";
 
 /**
  * `arbor` (no command): the interactive agent on the terminal. `--resume` first lists the sessions of
@@ -42,7 +41,6 @@ export async function runInteractiveCommand(
     choice = { kind: "path", path: file };
   }
   const store = openStoreFor(environment, choice);
-  warnAboutIssues(store, io);
   try {
     const binding = await bindModel(environment, { sessionModel: store.getProjection().model });
     const session = await startAgentSession(environment, store, binding);

@@ -12,7 +12,6 @@ import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
 import type { CliCommand } from "../parse-cli-args";
-import { warnAboutIssues } from "../sessions/warn-about-issues";
 
 type PrintCommand = Extract<CliCommand, { kind: "print" }>;
 
@@ -48,7 +47,6 @@ export async function runPrintCommand(command: PrintCommand, io: CliIo): Promise
   }
   const environment = loadAgentEnvironment(command, io);
   const store = openStoreFor(environment, sessionChoiceOf(command));
-  warnAboutIssues(store, io);
   let session: AgentSession | undefined;
   const onInterrupt = () => void session?.abort();
   try {

@@ -4,6 +4,7 @@ import {
   createInMemorySessionStore,
   createSessionStore,
   openSessionStore,
+  type SessionIssue,
   type SessionStore,
 } from "@arbor/session-store";
 import { CliError } from "../cli-error";
@@ -21,6 +22,8 @@ export type SessionChoice =
 export interface SessionLocation {
   arborHome: string;
   cwd: string;
+  /** Called for every problem the store finds in the session file, at open and later. */
+  onIssue?: (issue: SessionIssue) => void;
 }
 
 /**
@@ -34,7 +37,11 @@ export interface SessionLocation {
  */
 export function openAgentSessionStore(choice: SessionChoice, location: SessionLocation): SessionStore {
   const dir = resolveSessionsDir(location.arborHome, location.cwd);
-  const common = { cwd: location.cwd, deferFileUntilConversation: true } as const;
+  const common = {
+    cwd: location.cwd,
+    deferFileUntilConversation: true,
+    ...(location.onIssue ? { onIssue: location.onIssue } : {}),
+  } as const;
   switch (choice.kind) {
     case "memory":
       return createInMemorySessionStore({ cwd: location.cwd });
