@@ -36,17 +36,31 @@ afterEach(() => {
 /** The key help the arrow-key picker draws under its rows (its last line, so the picker is ready). */
 const PICKER_HINT = "Enter select · Esc cancel";
 
+/** The environment of an `arbor` run in these tests: isolated home, the wire server as Anthropic. */
+function agentEnv(): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: dir,
+    ARBOR_HOME: home,
+    ANTHROPIC_API_KEY: "test-key",
+    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+  };
+}
+
+/** Sends "one" and "two" (answered "First." and "Second."); resolves with the screen position after. */
+async function talkTwice(tty: PtySession): Promise<number> {
+  let at = await tty.waitFor("› ");
+  server.enqueue(textReply("First."), textReply("Second."));
+  tty.sendLine("one");
+  at = await tty.waitFor("First.", { from: at });
+  tty.sendLine("two");
+  return tty.waitFor("Second.", { from: at });
+}
+
 function start(args: string[] = []): PtySession {
   pty = new PtySession(args, {
     cwd: project,
-    env: {
-      PATH: process.env.PATH,
-      HOME: dir,
-      ARBOR_HOME: home,
-      ANTHROPIC_API_KEY: "test-key",
-      ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
-      LOCAL_API_KEY: "test-key",
-    },
+    env: { ...agentEnv(), LOCAL_API_KEY: "test-key" },
   });
   return pty;
 }
@@ -136,12 +150,7 @@ describe("interactive mode in a terminal", () => {
 
   it("picks a /tree entry with the arrow keys and summarizes the branch it leaves there", async () => {
     const tty = start();
-    let at = await tty.waitFor("› ");
-    server.enqueue(textReply("First."), textReply("Second."));
-    tty.sendLine("one");
-    at = await tty.waitFor("First.", { from: at });
-    tty.sendLine("two");
-    at = await tty.waitFor("Second.", { from: at });
+    let at = await talkTwice(tty);
 
     tty.sendLine("/tree");
     at = await tty.waitFor(PICKER_HINT, { from: at });
@@ -185,12 +194,7 @@ describe("interactive mode in a terminal", () => {
 
   it("leaves the session as it was when the /tree picker is cancelled (Esc, Ctrl-C) or the leaf is picked", async () => {
     const tty = start();
-    let at = await tty.waitFor("› ");
-    server.enqueue(textReply("First."), textReply("Second."));
-    tty.sendLine("one");
-    at = await tty.waitFor("First.", { from: at });
-    tty.sendLine("two");
-    at = await tty.waitFor("Second.", { from: at });
+    let at = await talkTwice(tty);
     const file = listSessionFiles(home)[0] as string;
     const before = fs.readFileSync(file, "utf8");
 
@@ -269,12 +273,7 @@ describe("interactive mode in a terminal", () => {
       }),
     );
     const tty = start();
-    let at = await tty.waitFor("› ");
-    server.enqueue(textReply("First."), textReply("Second."));
-    tty.sendLine("one");
-    at = await tty.waitFor("First.", { from: at });
-    tty.sendLine("two");
-    at = await tty.waitFor("Second.", { from: at });
+    let at = await talkTwice(tty);
 
     tty.sendLine("/fork");
     at = await tty.waitFor("Fork before which message?", { from: at });
@@ -359,13 +358,7 @@ describe("interactive mode in a terminal", () => {
       cwd: project,
       // 504e6703 is the first assistant entry of the example session; a prefix is enough.
       input: "/tree\n504e67\n",
-      env: {
-        PATH: process.env.PATH,
-        HOME: dir,
-        ARBOR_HOME: home,
-        ANTHROPIC_API_KEY: "test-key",
-        ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
-      },
+      env: agentEnv(),
     });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
@@ -382,13 +375,7 @@ describe("interactive mode in a terminal", () => {
     const run = await runCliProcess(["--no-session"], {
       cwd: project,
       input: "what does a.txt say?\n",
-      env: {
-        PATH: process.env.PATH,
-        HOME: dir,
-        ARBOR_HOME: home,
-        ANTHROPIC_API_KEY: "test-key",
-        ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
-      },
+      env: agentEnv(),
     });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
