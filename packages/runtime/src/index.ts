@@ -1,4 +1,11 @@
 export type {
+  SessionLifecycleHooks,
+  SessionShutdownEvent,
+  SessionShutdownReason,
+  SessionStartEvent,
+  SessionStartReason,
+} from "./events/lifecycle-events";
+export type {
   BeforeProviderRequestEvent,
   BeforeProviderRequestResult,
   ContextEvent,
@@ -8,6 +15,8 @@ export type {
   RuntimeInterceptors,
   SessionBeforeCompactEvent,
   SessionBeforeCompactResult,
+  SessionBeforeForkEvent,
+  SessionBeforeForkResult,
   SessionBeforeTreeEvent,
   SessionBeforeTreeResult,
   SessionNotificationHooks,
@@ -27,6 +36,7 @@ export type {
   SessionCompactEvent,
   SessionCompactFailedEvent,
   SessionErrorEvent,
+  SessionInfoChangedEvent,
   SessionNotification,
   SessionTreeEvent,
 } from "./events/session-events";

@@ -18,6 +18,8 @@ import { ArborError } from "@arbor/providers";
  * - `COMPACTION_FAILED`: the summary could not be produced (and no fallback applied).
  * - `ENTRY_NOT_FOUND`: a navigation or fork target id is not in the session.
  * - `BRANCH_SUMMARY_FAILED`: the branch summary for a navigation could not be produced.
+ * - `FORK_CANCELLED`: a `session_before_fork` handler cancelled the fork, or `abort()` stopped it
+ *   while the handlers ran; nothing was created. Carries `entryId`.
  * - `INVALID_ARGUMENT`: a caller passed a value the runtime cannot use (named in the message).
  */
 export type RuntimeErrorCode =
@@ -32,6 +34,7 @@ export type RuntimeErrorCode =
   | "COMPACTION_FAILED"
   | "ENTRY_NOT_FOUND"
   | "BRANCH_SUMMARY_FAILED"
+  | "FORK_CANCELLED"
   | "INVALID_ARGUMENT";
 
 /** Structured fields some {@link RuntimeError} codes carry. */
@@ -42,7 +45,7 @@ export interface RuntimeErrorDetails {
   threshold?: number;
   /** The model's context window (`CONTEXT_STILL_TOO_LARGE`). */
   contextWindow?: number;
-  /** Entry id involved (`ENTRY_NOT_FOUND`). */
+  /** Entry id involved (`ENTRY_NOT_FOUND`, `FORK_CANCELLED`). */
   entryId?: string;
   /** What caused this error, when it wraps another failure. */
   cause?: unknown;

@@ -2,6 +2,7 @@ import type { AgentLoopEvents, AgentMessage } from "@arbor/agent-loop";
 import type { CompactionPreparation } from "@arbor/compaction";
 import type { ProviderRequest, StreamOptions, Usage } from "@arbor/providers";
 import type { SessionEntry } from "@arbor/session-store";
+import type { SessionLifecycleHooks } from "./lifecycle-events";
 import type { CompactionReason, HookErrorNotice, SessionNotification } from "./session-events";
 
 /** A compaction an extension writes instead of the default summary (pi's `CompactionResult`). */
@@ -38,6 +39,33 @@ export interface SessionBeforeCompactResult {
   cancel?: boolean;
   /** Used instead of the default summary; stored with `fromHook: true`. */
   compaction?: CustomCompaction;
+}
+
+/**
+ * pi's `session_before_fork`: `session.fork()` validated its arguments and is about to create the new
+ * session. Nothing is written yet. The handler's `context.signal` aborts on its timeout or when
+ * `session.abort()` is called.
+ */
+export interface SessionBeforeForkEvent {
+  type: "session_before_fork";
+  /** The entry forked from (the current leaf when `fork()` was called without `entryId`). */
+  entryId: string;
+  /** The resolved position: `"before"` a user message, or `"at"` the entry. */
+  position: "before" | "at";
+}
+
+/**
+ * Result of `session_before_fork`. `{ cancel: true }` stops the chain and the fork: `fork()` rejects
+ * with `RuntimeError` `FORK_CANCELLED`, no file is created and this session is unchanged. Otherwise the
+ * last handler that returned a value wins.
+ */
+export interface SessionBeforeForkResult {
+  cancel?: boolean;
+  /**
+   * Accepted for pi compatibility, no effect: Arbor's `fork()` returns a new session and leaves this
+   * one as it is, so there is no conversation to restore (the caller decides what to show).
+   */
+  skipConversationRestore?: boolean;
 }
 
 /** What a navigation is about to do (pi's `TreePreparation`). */
@@ -105,6 +133,7 @@ export interface BeforeProviderRequestResult {
 export interface RuntimeInterceptors {
   session_before_compact: { event: SessionBeforeCompactEvent; result: SessionBeforeCompactResult };
   session_before_tree: { event: SessionBeforeTreeEvent; result: SessionBeforeTreeResult };
+  session_before_fork: { event: SessionBeforeForkEvent; result: SessionBeforeForkResult };
   context: { event: ContextEvent; result: ContextResult };
   before_provider_request: { event: BeforeProviderRequestEvent; result: BeforeProviderRequestResult };
 }
@@ -119,7 +148,11 @@ export type SessionNotificationHooks = {
 
 /**
  * Everything an extension can subscribe to: the loop's events (`turn-end`, `message-end`, …), the
- * session's notifications (`session_compact`, `compaction_end`, …) and its interceptors
- * (`session_before_compact`, `context`, …). Used as `createHookBus<RuntimeHooks>()`.
+ * session's notifications (`session_compact`, `compaction_end`, …), its lifecycle (`session_start`,
+ * `session_shutdown`) and its interceptors (`session_before_compact`, `context`, …). Used as
+ * `createHookBus<RuntimeHooks>()`.
  */
-export type RuntimeHooks = AgentLoopEvents & SessionNotificationHooks & RuntimeInterceptors;
+export type RuntimeHooks = AgentLoopEvents &
+  SessionNotificationHooks &
+  SessionLifecycleHooks &
+  RuntimeInterceptors;

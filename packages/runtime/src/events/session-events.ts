@@ -129,6 +129,16 @@ export interface ModelChangeEvent {
   modelId: string;
 }
 
+/**
+ * pi's `session_info_changed`: the session's name was set (`session.setSessionName`, or an
+ * extension's `api.session.setSessionName`) and the `session_info` entry is written.
+ */
+export interface SessionInfoChangedEvent {
+  type: "session_info_changed";
+  /** The name as stored: newlines collapsed to a space, trimmed; `undefined` when it was cleared. */
+  name: string | undefined;
+}
+
 /** Events the session itself emits (the loop's events are in {@link AgentSessionEvent} too). */
 export type SessionNotification =
   | CompactionStartEvent
@@ -139,7 +149,8 @@ export type SessionNotification =
   | SessionTreeEvent
   | SessionErrorEvent
   | HookErrorNotice
-  | ModelChangeEvent;
+  | ModelChangeEvent
+  | SessionInfoChangedEvent;
 
 /**
  * Every event `session.subscribe` delivers: the agent loop's events (kebab-case `type`, see

@@ -13,11 +13,13 @@ import type {
   ContextEditEntry,
   ContextEditReplacement,
   CustomEntry,
+  SessionInfoEntry,
   SessionStore,
 } from "@arbor/session-store";
 import type { RuntimeHooks } from "../events/runtime-hooks";
 import { currentCompactionSettings, type SessionCore } from "../internal/session-core";
 import { type ContextUsage, getContextUsage } from "../session/context-usage";
+import { setSessionName } from "../session/set-session-name";
 import type { Settings } from "../settings/settings";
 
 /** The read side of the session's store handed to extensions (no leaf moves, no appends). */
@@ -90,6 +92,12 @@ export interface ExtensionSessionHandle {
   appendContextEdit(targetId: string, replacement: ContextEditReplacement | null): Promise<ContextEditEntry>;
   /** Appends extension state (invisible to the model). */
   appendCustomEntry<T>(customType: string, data?: T): Promise<CustomEntry<T>>;
+  /**
+   * Names the session (pi's `pi.setSessionName`), as `session.setSessionName` does: appends a
+   * `session_info` entry, then emits `session_info_changed`.
+   * @throws RuntimeError `INVALID_ARGUMENT` when `name` is not a string.
+   */
+  setSessionName(name: string): Promise<SessionInfoEntry>;
 }
 
 /**
@@ -118,7 +126,7 @@ export interface RuntimeExtensionApi extends ExtensionApi<RuntimeHooks> {
 }
 
 /** Runs a write under the session lock, or at once when the caller is already inside the holder. */
-function locked<T>(core: SessionCore, label: string, write: () => T): Promise<T> {
+function locked<T>(core: SessionCore, label: string, write: () => T | Promise<T>): Promise<T> {
   if (core.lock.isHeldByCaller()) return Promise.resolve().then(write);
   return core.lock.run(label, async () => write());
 }
@@ -138,6 +146,7 @@ export function createRuntimeExtensionApi(
       locked(core, "extension context edit", () => core.store.appendContextEdit(targetId, replacement)),
     appendCustomEntry: (customType, data) =>
       locked(core, "extension custom entry", () => core.store.appendCustomEntry(customType, data)),
+    setSessionName: (name) => locked(core, "extension session name", () => setSessionName(core, name)),
   };
   return {
     extensionId: base.extensionId,

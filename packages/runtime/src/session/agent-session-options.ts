@@ -3,6 +3,7 @@ import type { Compactor, TokenCounter } from "@arbor/compaction";
 import type { ExtensionDefinition } from "@arbor/extensions";
 import type { Model, Provider, ReasoningLevel, StreamOptions, TranscriptMessage } from "@arbor/providers";
 import type { SessionStore } from "@arbor/session-store";
+import type { SessionStartReason } from "../events/lifecycle-events";
 import type { RuntimeExtensionApi } from "../extensions/runtime-extension-api";
 import type { Settings } from "../settings/settings";
 
@@ -55,6 +56,13 @@ export interface CreateAgentSessionOptions {
    * to `process.cwd()`), loaded with `loadExtensionFromFile`.
    */
   extensions?: Array<ExtensionDefinition<RuntimeExtensionApi> | string>;
+  /**
+   * `reason` of the `session_start` event extensions receive once the session is ready. Default
+   * `"startup"`. Sessions made by `session.fork()` start with `"fork"`.
+   */
+  startReason?: SessionStartReason;
+  /** `previousSessionFile` of the `session_start` event (the file the application came from). */
+  previousSessionFile?: string;
   /** Per-handler timeout of extension hooks in ms. Default: `settings.extensionTimeoutMs`, else 30000. */
   extensionTimeoutMs?: number;
   /** Reasoning effort. Default: `settings.defaultThinkingLevel`, else unset (the model's default). */

@@ -1,9 +1,12 @@
 import type { AgentMessage } from "@arbor/agent-loop";
 import type { ImageContent, Model, Provider, ReasoningLevel, TextContent } from "@arbor/providers";
-import type { SessionStore } from "@arbor/session-store";
+import type { SessionInfoEntry, SessionStore } from "@arbor/session-store";
 import { compactManually } from "../compaction/compact-manually";
+import type { SessionShutdownReason } from "../events/lifecycle-events";
 import type { AgentSessionEvent, CompactionResult } from "../events/session-events";
 import { wrapProvider } from "../extensions/wrap-provider";
+import { assertLifecycleReason } from "../internal/assert-lifecycle-reason";
+import { emitLifecycleEvent } from "../internal/emit-lifecycle-event";
 import { createEventIterator } from "../internal/event-iterator";
 import { createRunState } from "../internal/run-state";
 import { type AgentSessionListener, notify, runLocked, type SessionCore } from "../internal/session-core";
@@ -14,6 +17,7 @@ import { type ContextUsage, getContextUsage } from "./context-usage";
 import { type ForkOptions, type ForkResult, forkSession } from "./fork-session";
 import { type PromptResult, runPrompt } from "./run-prompt";
 import { getSessionStats, type SessionStats } from "./session-stats";
+import { setSessionName } from "./set-session-name";
 
 /** What a prompt or a queued message can hold: text, or text and image blocks. */
 export type PromptInput = string | Array<TextContent | ImageContent>;
@@ -31,14 +35,15 @@ function userMessage(input: PromptInput): AgentMessage {
  * navigation and extensions. Create it with `createAgentSession`.
  *
  * Concurrency: operations that change the tree (`prompt`, `compact`, `navigate`, `fork`, `setModel`,
- * `setThinkingLevel`, extension appends) run one at a time, in call order (a FIFO lock), so a
- * compaction and a navigation never write at the same time. A second `prompt()` while one runs is
+ * `setThinkingLevel`, `setSessionName`, extension appends) run one at a time, in call order (a FIFO
+ * lock), so a compaction and a navigation never write at the same time. A second `prompt()` while one runs is
  * refused (`SESSION_BUSY`): use `steer()` / `followUp()`. A session method awaited from inside an
  * operation (an extension handler calling `session.compact()` during a compaction) is refused with
  * `SESSION_BUSY` instead of deadlocking.
  */
 export class AgentSession {
   private promptActive = false;
+  private disposing: Promise<void> | undefined;
 
   /** @internal Use `createAgentSession`. */
   constructor(
@@ -169,12 +174,31 @@ export class AgentSession {
    * Starts a new session file from a point of this one (see {@link ForkOptions}); this session is
    * unchanged. The new session has the same model, provider, tools, settings and extensions.
    *
-   * @throws RuntimeError `ENTRY_NOT_FOUND`, `INVALID_ARGUMENT`, `SESSION_BUSY`, `SESSION_DISPOSED`;
-   * store errors as thrown.
+   * Events: `session_before_fork {entryId, position}` here, once the arguments are valid (it may
+   * cancel); then `session_start {reason: "fork", previousSessionFile: this file}` on the new
+   * session. Unlike pi, which replaces its runtime on fork, this session stays usable and gets no
+   * `session_shutdown`: dispose it yourself when you switch to the new one.
+   *
+   * @throws RuntimeError `ENTRY_NOT_FOUND`, `INVALID_ARGUMENT`, `FORK_CANCELLED` (an extension
+   * cancelled, or `abort()` stopped it during `session_before_fork`; nothing was created),
+   * `SESSION_BUSY`, `SESSION_DISPOSED`; store errors as thrown.
    */
   async fork(options: ForkOptions = {}): Promise<ForkResult> {
     this.assertCallable("fork");
-    return runLocked(this.core, "fork", async () => forkSession(this.core, options, this.forkWith));
+    return runLocked(this.core, "fork", (signal) => forkSession(this.core, options, signal, this.forkWith));
+  }
+
+  /**
+   * Names the session (pi's `setSessionName`): appends a `session_info` entry (newlines collapse to a
+   * space, the name is trimmed; an empty name clears it), then emits `session_info_changed` with the
+   * stored name. Waits for the current operation. Resolves the entry written.
+   *
+   * @throws RuntimeError `INVALID_ARGUMENT` (not a string), `SESSION_DISPOSED`; store errors as thrown.
+   */
+  async setSessionName(name: string): Promise<SessionInfoEntry> {
+    this.assertUsable();
+    if (this.core.lock.isHeldByCaller()) return setSessionName(this.core, name);
+    return runLocked(this.core, "set session name", async () => setSessionName(this.core, name));
   }
 
   /**
@@ -212,15 +236,37 @@ export class AgentSession {
   }
 
   /**
-   * Aborts what runs, uninstalls the extensions and drops the listeners. The store stays open (the
-   * caller owns it). Idempotent.
+   * Shuts the session down: refuses new operations (`SESSION_DISPOSED`), aborts what runs and waits
+   * for it, emits `session_shutdown {reason, targetSessionFile?}` to the extensions (under the session
+   * lock: their appends still apply), then uninstalls the extensions and drops the listeners. The
+   * store stays open (the caller owns it). Idempotent: later calls resolve with the first one and
+   * emit nothing.
+   *
+   * @param reason pi's shutdown reason (default `"quit"`); `targetSessionFile`: where the
+   * application goes next, passed on in the event.
+   * @throws RuntimeError `INVALID_ARGUMENT` for an unknown `reason` (nothing is done then).
    */
-  async dispose(): Promise<void> {
-    if (this.core.disposed) return;
-    await this.abort();
+  async dispose(reason: SessionShutdownReason = "quit", targetSessionFile?: string): Promise<void> {
+    if (this.disposing === undefined) {
+      assertLifecycleReason("dispose(reason)", reason);
+      this.disposing = this.shutDown(reason, targetSessionFile);
+    }
+    return this.disposing;
+  }
+
+  private async shutDown(reason: SessionShutdownReason, targetSessionFile: string | undefined) {
     this.core.disposed = true;
-    this.teardown();
-    this.core.listeners.clear();
+    try {
+      await this.abort();
+      await emitLifecycleEvent(this.core, {
+        type: "session_shutdown",
+        reason,
+        ...(targetSessionFile === undefined ? {} : { targetSessionFile }),
+      });
+    } finally {
+      this.teardown();
+      this.core.listeners.clear();
+    }
   }
 
   /** Aborts the running operation and every one queued so far, without waiting. */

@@ -5,9 +5,12 @@ import {
   installExtension,
   loadExtensionFromFile,
 } from "@arbor/extensions";
+import type { SessionStartReason } from "../events/lifecycle-events";
 import type { RuntimeHooks } from "../events/runtime-hooks";
 import { createRuntimeExtensionApi, type RuntimeExtensionApi } from "../extensions/runtime-extension-api";
 import { wrapProvider } from "../extensions/wrap-provider";
+import { assertLifecycleReason } from "../internal/assert-lifecycle-reason";
+import { emitLifecycleEvent } from "../internal/emit-lifecycle-event";
 import { createSessionCore, deliverToListeners } from "../internal/session-core";
 import { createSessionLock } from "../internal/session-lock";
 import { RuntimeError } from "../runtime-error";
@@ -19,10 +22,13 @@ type Definition = ExtensionDefinition<RuntimeExtensionApi>;
 /**
  * Creates an agent session over `options.store`: loads extension files, installs every extension (in
  * order; each `setup` receives a {@link RuntimeExtensionApi}), and wires the loop, the store, the
- * compaction and the hook bus. Writes nothing to the store.
+ * compaction and the hook bus; then emits `session_start {reason: options.startReason ?? "startup",
+ * previousSessionFile?}` to the extensions and resolves once its handlers settled. Writes nothing to
+ * the store itself (a `session_start` handler may append through `api.session`).
  *
  * Extension handlers run with a timeout (`extensionTimeoutMs`, default 30 s); a handler that throws
- * or times out is reported as a `hook_error` event and skipped, so it cannot break the session.
+ * or times out is reported as a `hook_error` event and skipped, so it cannot break the session. A
+ * failure while no listener is subscribed yet (in `session_start`, say) becomes a process warning.
  *
  * @throws ExtensionError `EXTENSION_LOAD_FAILED`, `EXTENSION_INVALID`, `EXTENSION_API_VERSION`,
  * `EXTENSION_SETUP_FAILED` (naming the file), after uninstalling what was installed;
@@ -52,6 +58,7 @@ async function createWithDefinitions(
       `compaction.maxConsecutiveAutoCompactions must be an integer >= 1, got ${String(cap)}`,
     );
   }
+  if (options.startReason !== undefined) assertLifecycleReason("startReason", options.startReason);
   const timeoutMs =
     options.extensionTimeoutMs ?? options.settings?.extensionTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   if (!(timeoutMs > 0)) {
@@ -65,7 +72,8 @@ async function createWithDefinitions(
   core.provider = wrapProvider(options.provider, bus);
   if (core.summaryProvider !== undefined) core.summaryProvider = wrapProvider(core.summaryProvider, bus);
   bus.on("hook-error", (event) => {
-    deliverToListeners(core, { type: "hook_error", ...event });
+    if (core.listeners.size === 0) process.emitWarning(event.error);
+    else deliverToListeners(core, { type: "hook_error", ...event });
   });
   const uninstalls: Array<() => void> = [];
   const teardown = () => {
@@ -84,7 +92,7 @@ async function createWithDefinitions(
     teardown();
     throw error;
   }
-  return new AgentSession(core, teardown, (store) =>
+  const session = new AgentSession(core, teardown, (store) =>
     createWithDefinitions(
       {
         ...options,
@@ -92,8 +100,18 @@ async function createWithDefinitions(
         model: core.model,
         provider: core.baseProvider,
         thinkingLevel: core.thinkingLevel,
+        startReason: "fork",
+        previousSessionFile: core.store.path,
       },
       definitions,
     ),
   );
+  const reason: SessionStartReason = options.startReason ?? "startup";
+  const previousSessionFile = options.previousSessionFile;
+  await emitLifecycleEvent(core, {
+    type: "session_start",
+    reason,
+    ...(previousSessionFile === undefined ? {} : { previousSessionFile }),
+  });
+  return session;
 }

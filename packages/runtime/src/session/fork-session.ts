@@ -21,7 +21,11 @@ export interface ForkOptions {
   target?: ForkTarget;
 }
 
-/** What a fork produced. */
+/**
+ * What a fork produced. A fork an extension cancels (`session_before_fork`) does not resolve: it
+ * rejects with `RuntimeError` `FORK_CANCELLED` (as `compact()` does with `COMPACTION_CANCELLED`),
+ * because there is no new session to return; this session stays as it was.
+ */
 export interface ForkResult {
   /** The new session (same model, provider, tools, settings and extensions). */
   session: AgentSession;
@@ -38,16 +42,22 @@ function textOf(content: unknown): string {
 }
 
 /**
- * pi's fork and clone (§2): the path from the root to the chosen point is copied into a new session
- * (labels re-appended, `parentSession` pointing here); this session is not changed. The caller holds
- * the session lock.
+ * pi's fork and clone (§2): once the arguments are valid, `session_before_fork {entryId, position}`
+ * may cancel; then the path from the root to the chosen point is copied into a new session (labels
+ * re-appended, `parentSession` pointing here) and `createFrom` starts a session over it (which emits
+ * `session_start {reason: "fork"}` there). This session is not changed and gets no
+ * `session_shutdown` (pi replaces its runtime on fork; Arbor keeps both). The caller holds the
+ * session lock.
  *
  * @throws RuntimeError `ENTRY_NOT_FOUND` for an unknown id, `INVALID_ARGUMENT` for an empty session,
- * a `"before"` fork of a non-user entry, or a fork before the first entry; store errors as thrown.
+ * a `"before"` fork of a non-user entry, or a fork before the first entry; `FORK_CANCELLED` when an
+ * extension cancelled or `signal` aborted during `session_before_fork` (nothing created); store
+ * errors as thrown.
  */
 export async function forkSession(
   core: SessionCore,
   options: ForkOptions,
+  signal: AbortSignal,
   createFrom: (store: SessionStore) => Promise<AgentSession>,
 ): Promise<ForkResult> {
   const entryId = options.entryId ?? core.store.leafId;
@@ -74,6 +84,19 @@ export async function forkSession(
   }
   if (leafId === null) {
     throw new RuntimeError("INVALID_ARGUMENT", `Cannot fork before entry ${entryId}: it is the first entry`, {
+      entryId,
+    });
+  }
+  const hook = await core.bus.intercept(
+    "session_before_fork",
+    { type: "session_before_fork", entryId, position },
+    { signal },
+  );
+  if (hook.cancelled || hook.aborted || signal.aborted) {
+    const why = hook.cancelled
+      ? `an extension${hook.cancelledBy === undefined ? "" : ` (${hook.cancelledBy})`} cancelled it in session_before_fork`
+      : "it was aborted";
+    throw new RuntimeError("FORK_CANCELLED", `Fork from entry ${entryId} did not happen: ${why}`, {
       entryId,
     });
   }
