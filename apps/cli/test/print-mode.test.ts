@@ -113,6 +113,27 @@ describe("print mode", () => {
     expect(listSessionFiles(path.join(dir, "home"))).toEqual([]);
   });
 
+  it("keeps --json output linear in the answer's length: updates carry the delta, not the partial message", async () => {
+    const answer = "word ".repeat(400).trim();
+    server.enqueue(textReply(answer));
+    const run = await runCliProcess(["-p", "talk", "--json", "--no-session"], { env, cwd: project });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split("\n");
+    const updates = lines.filter((line) => line.includes('"type":"message-update"'));
+    expect(updates.length).toBeGreaterThan(100);
+    // Each delta line is small, whatever was streamed before it (text-end and done carry the text once).
+    const deltaLines = updates.filter((line) => JSON.parse(line).providerEvent.type === "text-delta");
+    expect(deltaLines.length).toBeGreaterThan(100);
+    for (const line of deltaLines) expect(line.length).toBeLessThan(400);
+    const deltas = deltaLines.map((line) => JSON.parse(line).providerEvent.delta as string);
+    expect(deltas.join("")).toBe(answer);
+    const end = lines
+      .map((line) => JSON.parse(line))
+      .find((event) => event.type === "message-end" && event.message.role === "assistant");
+    expect(end.message.content).toEqual([{ type: "text", text: answer }]);
+    expect(run.stdout.length).toBeLessThan(answer.length * 30);
+  });
+
   it("reports a tool failure to the model, not to the user", async () => {
     server.enqueue(toolCallReply("read", { path: "missing.txt" }), textReply("It does not exist."));
     const run = await runCliProcess(["-p", "read missing.txt", "--no-session"], { env, cwd: project });

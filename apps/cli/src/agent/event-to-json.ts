@@ -1,13 +1,25 @@
 /**
- * Serializes a session event as one JSON line. Errors (which `JSON.stringify` turns into `{}`) become
- * `{ name, code, message }`; everything else is written as is.
+ * Serializes a session event as one JSON line for `arbor -p --json`. Errors (which `JSON.stringify`
+ * turns into `{}`) become `{ name, code, message }`. A `message-update` is written without the partial
+ * message it carries twice (`message` and `providerEvent.partial`): its provider event (the delta) is
+ * enough, and the whole message follows with `message-end`. That keeps the output linear in the
+ * length of an answer instead of quadratic. Everything else is written as is.
  */
 export function eventToJson(event: unknown): string {
-  return JSON.stringify(event, (_key, value: unknown) => {
+  return JSON.stringify(withoutPartialMessage(event), (_key, value: unknown) => {
     if (value instanceof Error) {
       const code = (value as { code?: unknown }).code;
       return { name: value.name, ...(code !== undefined ? { code } : {}), message: value.message };
     }
     return value;
   });
+}
+
+function withoutPartialMessage(event: unknown): unknown {
+  const update = event as { type?: unknown; message?: unknown; providerEvent?: unknown } | null;
+  if (update?.type !== "message-update") return event;
+  const { message: _message, providerEvent, ...rest } = update;
+  if (typeof providerEvent !== "object" || providerEvent === null) return rest;
+  const { partial: _partial, ...delta } = providerEvent as Record<string, unknown>;
+  return { ...rest, providerEvent: delta };
 }
