@@ -257,6 +257,27 @@ describe("interactive mode in a terminal", () => {
   });
 
   it("forks, clones, starts new sessions, resumes, and switches models", async () => {
+    // An extension that logs the session lifecycle events it gets (plain object: no imports needed).
+    const log = path.join(dir, "lifecycle.log");
+    fs.writeFileSync(
+      path.join(project, ".arbor/lifecycle.ts"),
+      `import { appendFileSync } from "node:fs";
+export default {
+  apiVersion: 1,
+  name: "lifecycle-log",
+  setup(api) {
+    const write = (event) => appendFileSync(${JSON.stringify(log)},
+      \`\${event.type} \${event.reason}\${event.previousSessionFile ? " from" : ""}\${event.targetSessionFile ? " to" : ""}\\n\`);
+    api.on("session_start", write);
+    api.on("session_shutdown", write);
+  },
+};
+`,
+    );
+    fs.writeFileSync(
+      path.join(project, ".arbor/settings.json"),
+      JSON.stringify({ extensions: ["lifecycle.ts"] }),
+    );
     fs.writeFileSync(
       path.join(project, ".arbor/models.json"),
       JSON.stringify({
@@ -313,6 +334,19 @@ describe("interactive mode in a terminal", () => {
     expect(files).toHaveLength(3);
     const headers = files.map((file) => readJsonlLines(file)[0]);
     expect(headers.filter((header) => header?.parentSession !== undefined)).toHaveLength(2);
+    // Each switch ends the old session and starts the new one, naming the files, as pi reports them.
+    expect(fs.readFileSync(log, "utf8").trimEnd().split("\n")).toEqual([
+      "session_start startup",
+      "session_start fork from", // /fork: the runtime starts the forked session…
+      "session_shutdown fork to", // …and the CLI ends the one it leaves
+      "session_start fork from", // /clone
+      "session_shutdown fork to",
+      "session_start new from",
+      "session_shutdown new to",
+      "session_start resume from",
+      "session_shutdown resume to",
+      "session_shutdown quit",
+    ]);
   });
 
   it("resumes a session picked at start with --resume", async () => {

@@ -113,13 +113,21 @@ export async function bindModel(
   return { resolved, provider: await createModelProvider(resolved, environment.env) };
 }
 
-/** Creates the agent session over `store` with the built-in tools, the settings and the extensions. */
+/**
+ * Creates the agent session over `store` with the built-in tools, the settings and the extensions.
+ * `start` is what extensions get in `session_start` (default: reason `startup`).
+ */
 export function startAgentSession(
   environment: AgentEnvironment,
   store: SessionStore,
   binding: ModelBinding,
+  start: { reason: "startup" | "new" | "resume" | "fork"; previousSessionFile?: string } = {
+    reason: "startup",
+  },
 ): Promise<AgentSession> {
   return createAgentSession({
+    startReason: start.reason,
+    ...(start.previousSessionFile !== undefined ? { previousSessionFile: start.previousSessionFile } : {}),
     store,
     model: binding.resolved.model,
     provider: binding.provider,

@@ -131,13 +131,18 @@ export class InteractiveApp implements InteractiveContext {
 
   async switchTo(
     store: SessionStore,
-    options: { session?: AgentSession; binding?: ModelBinding } = {},
+    options: { reason: "new" | "resume" | "fork"; session?: AgentSession; binding?: ModelBinding },
   ): Promise<void> {
     const binding = options.binding ?? this.current.binding;
-    const session = options.session ?? (await startAgentSession(this.environment, store, binding));
     const old = this.current;
+    const session =
+      options.session ??
+      (await startAgentSession(this.environment, store, binding, {
+        reason: options.reason,
+        ...(old.store.path !== undefined ? { previousSessionFile: old.store.path } : {}),
+      }));
     old.unsubscribe();
-    await old.session.dispose();
+    await old.session.dispose(options.reason, store.path);
     old.store.close();
     this.current = { session, store, binding, unsubscribe: this.attach(session) };
     this.cost = session.getSessionStats().cost;

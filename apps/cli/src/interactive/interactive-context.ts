@@ -28,10 +28,15 @@ export interface InteractiveContext {
   /** Puts text into the input line for the user to edit and send. */
   prefill(text: string): void;
   /**
-   * Replaces the current session with one over `store` (the old session is disposed and its store
-   * closed unless `keepOldStore`). `session` when the runtime already made it (fork).
+   * Replaces the current session with one over `store`: the old session is disposed (extensions get
+   * `session_shutdown` with `reason` and the new file) and its store closed; a new session is started
+   * (`session_start` with `reason` and the old file) unless `session` is given (the runtime already
+   * made it: fork and clone).
    */
-  switchTo(store: SessionStore, options?: { session?: AgentSession; binding?: ModelBinding }): Promise<void>;
+  switchTo(
+    store: SessionStore,
+    options: { reason: "new" | "resume" | "fork"; session?: AgentSession; binding?: ModelBinding },
+  ): Promise<void>;
   /** Replaces the model binding of the current session. */
   setBinding(binding: ModelBinding): void;
   /** Adds the cost of a usage record to the status line's running total. */

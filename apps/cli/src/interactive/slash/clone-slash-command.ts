@@ -7,6 +7,6 @@ export const cloneSlashCommand: SlashCommandHandler = async (context) => {
     return;
   }
   const result = await context.session.fork();
-  await context.switchTo(result.store, { session: result.session });
+  await context.switchTo(result.store, { reason: "fork", session: result.session });
   context.print(`Cloned into ${result.store.path ?? "a new in-memory session"}.`);
 };

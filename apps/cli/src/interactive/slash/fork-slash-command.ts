@@ -34,7 +34,7 @@ export const forkSlashCommand: SlashCommandHandler = async (context) => {
   }
   const result = await context.session.fork({ entryId: picked.id, position: "before" });
   const from = context.store.path;
-  await context.switchTo(result.store, { session: result.session });
+  await context.switchTo(result.store, { reason: "fork", session: result.session });
   context.print(
     `Forked into ${result.store.path ?? "a new in-memory session"}${from ? ` (from ${from})` : ""}.`,
   );

@@ -5,6 +5,6 @@ import type { SlashCommandHandler } from "../interactive-context";
 export const newSlashCommand: SlashCommandHandler = async (context) => {
   const memory = context.environment.options.noSession;
   const store = openStoreFor(context.environment, memory ? { kind: "memory" } : { kind: "new" });
-  await context.switchTo(store);
+  await context.switchTo(store, { reason: "new" });
   context.print(`New session ${store.sessionId}${memory ? " (in memory)" : ""}.`);
 };

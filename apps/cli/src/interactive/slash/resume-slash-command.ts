@@ -60,6 +60,6 @@ export const resumeSlashCommand: SlashCommandHandler = async (context) => {
   const file = await pickSession(context, context.store.path);
   if (file === undefined) return;
   const store = openStoreFor(context.environment, { kind: "path", path: file });
-  await context.switchTo(store);
+  await context.switchTo(store, { reason: "resume" });
   context.print(`Resumed ${file} (${store.getEntryCount()} entries).`);
 };
