@@ -341,10 +341,10 @@ export default {
       "session_shutdown fork to", // …and the CLI ends the one it leaves
       "session_start fork from", // /clone
       "session_shutdown fork to",
+      "session_shutdown new to", // /new and /resume: the old session ends first, as in pi
       "session_start new from",
-      "session_shutdown new to",
-      "session_start resume from",
       "session_shutdown resume to",
+      "session_start resume from",
       "session_shutdown quit",
     ]);
   });

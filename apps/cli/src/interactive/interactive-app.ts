@@ -1,7 +1,7 @@
 import readline from "node:readline";
 import type { AgentSession } from "@arbor/runtime";
 import type { SessionStore } from "@arbor/session-store";
-import { type AgentEnvironment, type ModelBinding, startAgentSession } from "../agent/prepare-agent";
+import type { AgentEnvironment, ModelBinding } from "../agent/prepare-agent";
 import type { CliIo } from "../cli-io";
 import { reportError } from "../report-error";
 import { formatStatusLine } from "./format-status-line";
@@ -10,6 +10,7 @@ import { canPickFrom, type PickFromListOptions, pickFromList } from "./pick-from
 import { SessionEventRenderer } from "./render-session-event";
 import { SLASH_COMMAND_HANDLERS } from "./slash/slash-command-table";
 import { parseSlashCommand, SLASH_COMMANDS } from "./slash-commands";
+import { startNextSession } from "./start-next-session";
 import { createTerminalStyle, type TerminalStyle } from "./terminal-style";
 
 /** The terminal streams of the interactive mode. */
@@ -133,19 +134,19 @@ export class InteractiveApp implements InteractiveContext {
     store: SessionStore,
     options: { reason: "new" | "resume" | "fork"; session?: AgentSession; binding?: ModelBinding },
   ): Promise<void> {
-    const binding = options.binding ?? this.current.binding;
+    const next = { store, binding: options.binding ?? this.current.binding };
     const old = this.current;
-    const session =
-      options.session ??
-      (await startAgentSession(this.environment, store, binding, {
-        reason: options.reason,
-        ...(old.store.path !== undefined ? { previousSessionFile: old.store.path } : {}),
-      }));
+    // As in pi, the old session ends before the new one starts, so an extension that saves its state
+    // on shutdown and loads it on start sees them in that order (a fork's session already started).
     old.unsubscribe();
     await old.session.dispose(options.reason, store.path);
-    old.store.close();
-    this.current = { session, store, binding, unsubscribe: this.attach(session) };
-    this.cost = session.getSessionStats().cost;
+    const started = options.session
+      ? { session: options.session, slot: next }
+      : await startNextSession(this.environment, next, old, options.reason);
+    (started.slot === next ? old.store : store).close();
+    this.current = { ...started.slot, session: started.session, unsubscribe: this.attach(started.session) };
+    this.cost = started.session.getSessionStats().cost;
+    if ("error" in started) throw started.error;
   }
 
   setBinding(binding: ModelBinding): void {
