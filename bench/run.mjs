@@ -25,32 +25,19 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensurePiOracle, isPiInstalled, PI_VERSION, piOracleDir } from "../scripts/pi-oracle.mjs";
+import { BENCH_WORK_DIR, ensureBenchSession, parseBenchOptions } from "./bench-options.mjs";
 import { renderMarkdown, rowsOf, seamsRow } from "./bench-report.mjs";
-import { writeSessionFile } from "./generate-session.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const PI_DIR = piOracleDir();
-const WORK_DIR = process.env.ARBOR_BENCH_DIR ?? "/tmp/arbor-bench";
+const WORK_DIR = BENCH_WORK_DIR;
 const SESSION_WORKER = join(ROOT, "bench", "session-store-worker.mjs");
 const COMPACTION_WORKER = join(ROOT, "packages", "compaction", "bench", "prepare-compaction.bench.mjs");
 const TOKENS_WORKER = join(ROOT, "bench", "tokens-worker.mjs");
 const SEAMS_WORKER = join(ROOT, "bench", "seams-worker.mjs");
 const ARBOR_DIST = join(ROOT, "packages", "session-store", "dist");
 
-const argv = process.argv.slice(2).filter((a) => a !== "--");
-const flag = (name) => argv.includes(name);
-const option = (name) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const sizes = option("--sizes")?.split(",").map(Number) ?? [
-  1_000,
-  10_000,
-  100_000,
-  ...(flag("--huge") ? [1_000_000] : []),
-];
-const repsFor = (n) => Number(option("--reps") ?? (n >= 1_000_000 ? 2 : n >= 100_000 ? 3 : 5));
-const appendCountFor = (n) => (n >= 1_000_000 ? 20 : n >= 100_000 ? 100 : 200);
+const { args: argv, flag, option, sizes, repsFor, appendCountFor } = parseBenchOptions(process.argv.slice(2));
 const outDir = option("--out") ?? join(ROOT, "docs");
 const seamsIterations = Number(option("--seams-iterations") ?? 2000);
 
@@ -58,18 +45,6 @@ const seamsIterations = Number(option("--seams-iterations") ?? 2000);
 function ensurePi() {
   if (!isPiInstalled(PI_DIR) && !flag("--no-install")) ensurePiOracle(PI_DIR);
   return isPiInstalled(PI_DIR);
-}
-
-/** The generated session of `n` entries (cached; the same files as bench/session-store.bench.mjs). */
-function ensureSession(n) {
-  mkdirSync(WORK_DIR, { recursive: true });
-  const file = join(WORK_DIR, `session-${n}-seed1.jsonl`);
-  if (!existsSync(`${file}.complete`) || !existsSync(file)) {
-    const { bytes } = writeSessionFile(file, { entries: n, seed: 1 });
-    writeFileSync(`${file}.complete`, String(bytes));
-  }
-  for (const suffix of [".idx", ".lock"]) rmSync(file + suffix, { force: true });
-  return file;
 }
 
 function run(script, args, nodeFlags = []) {
@@ -98,7 +73,7 @@ function cleanup(copy) {
 }
 
 function measureSize(n, impls) {
-  const file = ensureSession(n);
+  const file = ensureBenchSession(n);
   const reps = repsFor(n);
   const size = {
     entries: n,

@@ -30,43 +30,21 @@ import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensurePiOracle, PI_VERSION, piOracleDir } from "../scripts/pi-oracle.mjs";
-import { writeSessionFile } from "./generate-session.mjs";
+import { BENCH_WORK_DIR, ensureBenchSession, parseBenchOptions } from "./bench-options.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const WORKER = join(ROOT, "bench", "session-store-worker.mjs");
 const ARBOR_DIST = join(ROOT, "packages", "session-store", "dist");
 const PI_DIR = piOracleDir();
-const WORK_DIR = process.env.ARBOR_BENCH_DIR ?? "/tmp/arbor-bench";
+const WORK_DIR = BENCH_WORK_DIR;
 
-const argv = process.argv.slice(2);
-const flag = (name) => argv.includes(name);
-const option = (name) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const sizes = option("--sizes")?.split(",").map(Number) ?? [
-  1_000,
-  10_000,
-  100_000,
-  ...(flag("--huge") ? [1_000_000] : []),
-];
-const repsFor = (n) => Number(option("--reps") ?? (n >= 1_000_000 ? 2 : n >= 100_000 ? 3 : 5));
-const appendCountFor = (n) => (n >= 1_000_000 ? 20 : n >= 100_000 ? 100 : 200);
+const { args: argv, flag, sizes, repsFor, appendCountFor } = parseBenchOptions(process.argv.slice(2));
 const GROWTH = 10;
 
 function ensureSession(n) {
-  const file = join(WORK_DIR, `session-${n}-seed1.jsonl`);
-  const done = `${file}.complete`;
-  if (!existsSync(done) || !existsSync(file)) {
-    const t = performance.now();
-    const { bytes } = writeSessionFile(file, { entries: n, seed: 1 });
-    writeFileSync(done, String(bytes));
-    console.log(
-      `generated ${file} (${(bytes / 1e6).toFixed(1)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
-    );
-  }
-  rmSync(`${file}.idx`, { force: true });
-  return file;
+  return ensureBenchSession(n, (file, bytes, seconds) =>
+    console.log(`generated ${file} (${(bytes / 1e6).toFixed(1)} MB) in ${seconds.toFixed(1)} s`),
+  );
 }
 
 function runWorker(args) {

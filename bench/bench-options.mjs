@@ -1,0 +1,57 @@
+/**
+ * What the two benchmark drivers (bench/run.mjs, bench/session-store.bench.mjs) share: their command
+ * line (`--sizes a,b,c`, `--huge`, `--reps N`) and the cached generated sessions they measure.
+ */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeSessionFile } from "./generate-session.mjs";
+
+/** Where generated sessions are cached (`ARBOR_BENCH_DIR`, default /tmp/arbor-bench). */
+export const BENCH_WORK_DIR = process.env.ARBOR_BENCH_DIR ?? "/tmp/arbor-bench";
+
+/**
+ * Parses the shared flags. `sizes` defaults to 1k, 10k, 100k (+1M with `--huge`); `repsFor(n)` and
+ * `appendCountFor(n)` give fewer repetitions and appends on the big sizes.
+ */
+export function parseBenchOptions(argv) {
+  const args = argv.filter((a) => a !== "--");
+  const flag = (name) => args.includes(name);
+  const option = (name) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const sizes = option("--sizes")?.split(",").map(Number) ?? [
+    1_000,
+    10_000,
+    100_000,
+    ...(flag("--huge") ? [1_000_000] : []),
+  ];
+  return {
+    /** The arguments, without a `--` separator. */
+    args,
+    flag,
+    option,
+    sizes,
+    repsFor: (n) => Number(option("--reps") ?? (n >= 1_000_000 ? 2 : n >= 100_000 ? 3 : 5)),
+    appendCountFor: (n) => (n >= 1_000_000 ? 20 : n >= 100_000 ? 100 : 200),
+  };
+}
+
+/**
+ * The generated pi-format session of `n` entries (seed 1), made once and cached in
+ * {@link BENCH_WORK_DIR}; Arbor's sidecar index and any stale lock are removed so every run opens it
+ * cold. `onGenerated` hears about a new file (path, bytes, seconds).
+ */
+export function ensureBenchSession(n, onGenerated = () => {}) {
+  mkdirSync(BENCH_WORK_DIR, { recursive: true });
+  const file = join(BENCH_WORK_DIR, `session-${n}-seed1.jsonl`);
+  const done = `${file}.complete`;
+  if (!existsSync(done) || !existsSync(file)) {
+    const started = performance.now();
+    const { bytes } = writeSessionFile(file, { entries: n, seed: 1 });
+    writeFileSync(done, String(bytes));
+    onGenerated(file, bytes, (performance.now() - started) / 1000);
+  }
+  for (const suffix of [".idx", ".lock"]) rmSync(file + suffix, { force: true });
+  return file;
+}
