@@ -1,12 +1,12 @@
 import { inspect } from "node:util";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { collectEvents } from "../../test/support/collect-events";
+import { useWireServer } from "../../test/support/use-wire-server";
 import { ArborError } from "../errors/arbor-error";
 import type { Message, Tool } from "../message";
 import { getModel } from "../model/model-catalog";
 import { isContextOverflow } from "../overflow/is-context-overflow";
 import type { StreamOptions } from "../provider/provider";
-import { startWireServer, type TestLlmServer } from "../testing/test-llm-server";
 import {
   contentReply,
   overflowReply,
@@ -28,25 +28,22 @@ const readTool: Tool = {
 };
 const noRetry: StreamOptions = { retry: { maxRetries: 0 } };
 
-let server: TestLlmServer;
-beforeEach(async () => {
-  server = await startWireServer({ apiKey: KEY });
-});
-afterEach(async () => {
-  await server.close();
-});
+const wire = useWireServer(KEY);
 
 function provider(overrides: Parameters<typeof createAnthropicProvider>[0] = {}) {
-  return createAnthropicProvider({ apiKey: KEY, baseUrl: server.anthropicBaseUrl, env: {}, ...overrides });
+  return createAnthropicProvider({
+    apiKey: KEY,
+    baseUrl: wire.server.anthropicBaseUrl,
+    env: {},
+    ...overrides,
+  });
 }
 
-function lastBody(): Record<string, unknown> {
-  return server.requests[server.requests.length - 1]?.body as Record<string, unknown>;
-}
+const { lastBody } = wire;
 
 describe("createAnthropicProvider: responses", () => {
   it("streams text through the SDK and prices the usage", async () => {
-    server.enqueue(textReply("Hello from the wire server", { usage: { input: 1000, output: 200 } }));
+    wire.server.enqueue(textReply("Hello from the wire server", { usage: { input: 1000, output: 200 } }));
     const result = await collectEvents(provider().stream({ model: haiku, messages: hello }));
     expect(result.types[1]).toBe("text-start");
     expect(result.types.filter((type) => type === "text-delta").length).toBeGreaterThan(2);
@@ -55,13 +52,13 @@ describe("createAnthropicProvider: responses", () => {
     expect(result.message).toMatchObject({ stopReason: "stop", responseId: "msg_1", provider: "anthropic" });
     expect(result.message.usage).toMatchObject({ input: 1000, output: 200, totalTokens: 1200 });
     expect(result.message.usage.cost.total).toBeCloseTo((1000 * 1 + 200 * 5) / 1e6, 12);
-    expect(server.requests[0]?.path).toBe("/v1/messages");
-    expect(server.requests[0]?.headers.authorization).toBe("Bearer [redacted]");
+    expect(wire.server.requests[0]?.path).toBe("/v1/messages");
+    expect(wire.server.requests[0]?.headers.authorization).toBe("Bearer [redacted]");
     expect(lastBody()).toMatchObject({ model: "claude-haiku-4-5", max_tokens: 64_000, stream: true });
   });
 
   it("streams a tool call whose JSON arguments arrive in pieces", async () => {
-    server.enqueue(
+    wire.server.enqueue(
       toolCallReply("read_file", { path: "src/index.ts", limit: 20 }, { text: "Reading.", chunkSize: 5 }),
     );
     const result = await collectEvents(
@@ -83,7 +80,7 @@ describe("createAnthropicProvider: responses", () => {
   });
 
   it("keeps thinking with its signature and redacted thinking", async () => {
-    server.enqueue(
+    wire.server.enqueue(
       contentReply([
         { type: "thinking", thinking: "Let me think about it.", signature: "sig-abc" },
         { type: "redacted-thinking", data: "opaque-payload" },
@@ -103,7 +100,9 @@ describe("createAnthropicProvider: responses", () => {
   });
 
   it("reports cached tokens", async () => {
-    server.enqueue(textReply("ok", { usage: { input: 50, output: 10, cacheRead: 4000, cacheWrite: 300 } }));
+    wire.server.enqueue(
+      textReply("ok", { usage: { input: 50, output: 10, cacheRead: 4000, cacheWrite: 300 } }),
+    );
     const { message } = await collectEvents(provider().stream({ model: haiku, messages: hello }));
     expect(message.usage).toMatchObject({
       input: 50,
@@ -117,7 +116,7 @@ describe("createAnthropicProvider: responses", () => {
   });
 
   it("maps a refusal to PROVIDER_CONTENT_REFUSED", async () => {
-    server.enqueue(textReply("I can't", { rawStopReason: "refusal" }));
+    wire.server.enqueue(textReply("I can't", { rawStopReason: "refusal" }));
     const result = await collectEvents(provider().stream({ model: haiku, messages: hello }));
     expect(result.error?.code).toBe("PROVIDER_CONTENT_REFUSED");
     expect(result.message.content).toEqual([{ type: "text", text: "I can't" }]);
@@ -166,7 +165,7 @@ describe("createAnthropicProvider: request", () => {
   ];
 
   it("converts images, signed thinking and grouped tool results, with a synthetic missing result", async () => {
-    server.enqueue(textReply("A cat."));
+    wire.server.enqueue(textReply("A cat."));
     await collectEvents(
       provider().stream({
         model: haiku,
@@ -195,7 +194,7 @@ describe("createAnthropicProvider: request", () => {
   });
 
   it("places cache breakpoints on the system prompt, the last tool and the last block", async () => {
-    server.enqueue(textReply("ok"));
+    wire.server.enqueue(textReply("ok"));
     await collectEvents(
       provider().stream({
         model: haiku,
@@ -214,16 +213,16 @@ describe("createAnthropicProvider: request", () => {
   });
 
   it("writes no cache for retention none and a 1h cache for long", async () => {
-    server.enqueue(textReply("ok"), textReply("ok"));
+    wire.server.enqueue(textReply("ok"), textReply("ok"));
     const request = { model: haiku, systemPrompt: "Summarize.", messages: conversation, tools: [readTool] };
     await collectEvents(provider().stream(request, { cacheRetention: "none" }));
-    expect(JSON.stringify(server.requests[0]?.body)).not.toContain("cache_control");
+    expect(JSON.stringify(wire.server.requests[0]?.body)).not.toContain("cache_control");
     await collectEvents(provider().stream(request, { cacheRetention: "long" }));
-    expect(JSON.stringify(server.requests[1]?.body).match(/"ttl":"1h"/g)).toHaveLength(3);
+    expect(JSON.stringify(wire.server.requests[1]?.body).match(/"ttl":"1h"/g)).toHaveLength(3);
   });
 
   it("uses adaptive thinking with an effort for Claude 4.6 and drops temperature while thinking", async () => {
-    server.enqueue(textReply("ok"), textReply("ok"));
+    wire.server.enqueue(textReply("ok"), textReply("ok"));
     const opus = getModel("anthropic", "claude-opus-4-6");
     await collectEvents(
       provider().stream({ model: opus, messages: hello }, { reasoning: "medium", temperature: 0.5 }),
@@ -238,13 +237,13 @@ describe("createAnthropicProvider: request", () => {
   });
 
   it("reads the key and base URL from the environment", async () => {
-    server.enqueue(textReply("from env"));
+    wire.server.enqueue(textReply("from env"));
     const fromEnv = createAnthropicProvider({
-      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.anthropicBaseUrl },
+      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: wire.server.anthropicBaseUrl },
     });
     const { message } = await collectEvents(fromEnv.stream({ model: haiku, messages: hello }));
     expect(message.content).toEqual([{ type: "text", text: "from env" }]);
-    expect(server.requests[0]?.authorized).toBe(true);
+    expect(wire.server.requests[0]?.authorized).toBe(true);
   });
 
   it("throws before any request for a model of another API", () => {
@@ -253,13 +252,13 @@ describe("createAnthropicProvider: request", () => {
     expect(() => provider().stream({ model: gpt, messages: hello })).toThrow(
       /PROVIDER_UNSUPPORTED_API|api "openai-responses"/,
     );
-    expect(server.requests).toHaveLength(0);
+    expect(wire.server.requests).toHaveLength(0);
   });
 });
 
 describe("createAnthropicProvider: faults", () => {
   it("honours retry-after on a 429 and then succeeds", async () => {
-    server.enqueue(rateLimitReply({ retryAfterSeconds: 0.05 }), textReply("after the wait"));
+    wire.server.enqueue(rateLimitReply({ retryAfterSeconds: 0.05 }), textReply("after the wait"));
     const result = await collectEvents(provider().stream({ model: haiku, messages: hello }));
     const retry = result.events.find((event) => event.type === "retry");
     expect(retry?.type === "retry" && [retry.attempt, retry.delayMs, retry.error.code]).toEqual([
@@ -268,20 +267,20 @@ describe("createAnthropicProvider: faults", () => {
       "PROVIDER_RATE_LIMITED",
     ]);
     expect(result.message.content).toEqual([{ type: "text", text: "after the wait" }]);
-    expect(server.requests).toHaveLength(2);
+    expect(wire.server.requests).toHaveLength(2);
   });
 
   it("gives up at once when retry-after exceeds maxDelayMs, reporting the wait", async () => {
-    server.enqueue(rateLimitReply({ retryAfterSeconds: 120 }));
+    wire.server.enqueue(rateLimitReply({ retryAfterSeconds: 120 }));
     const result = await collectEvents(
       provider().stream({ model: haiku, messages: hello }, { retry: { maxDelayMs: 1000 } }),
     );
     expect(result.error).toMatchObject({ code: "PROVIDER_RATE_LIMITED", retryAfterMs: 120_000, status: 429 });
-    expect(server.requests).toHaveLength(1);
+    expect(wire.server.requests).toHaveLength(1);
   });
 
   it("retries server errors with backoff up to maxRetries", async () => {
-    server.enqueue(serverErrorReply(500), serverErrorReply(529), serverErrorReply(503));
+    wire.server.enqueue(serverErrorReply(500), serverErrorReply(529), serverErrorReply(503));
     const result = await collectEvents(
       provider().stream(
         { model: haiku, messages: hello },
@@ -295,17 +294,17 @@ describe("createAnthropicProvider: faults", () => {
     ).toEqual([1, 2]);
     expect(result.error).toMatchObject({ code: "PROVIDER_SERVER_ERROR", status: 503 });
     expect(result.message.stopReason).toBe("error");
-    expect(server.requests).toHaveLength(3);
+    expect(wire.server.requests).toHaveLength(3);
   });
 
   it.each(["native", "anthropic-413"] as const)(
     "classifies the %s overflow error and does not retry",
     async (flavor) => {
-      server.enqueue(overflowReply(flavor));
+      wire.server.enqueue(overflowReply(flavor));
       const result = await collectEvents(provider().stream({ model: haiku, messages: hello }));
       expect(result.error?.code).toBe("PROVIDER_CONTEXT_OVERFLOW");
       expect(isContextOverflow(result.message)).toBe(true);
-      expect(server.requests).toHaveLength(1);
+      expect(wire.server.requests).toHaveLength(1);
     },
   );
 
@@ -318,21 +317,21 @@ describe("createAnthropicProvider: faults", () => {
     const everything = [
       inspect(result.error, { depth: 8 }),
       JSON.stringify(result.events),
-      JSON.stringify(server.requests),
+      JSON.stringify(wire.server.requests),
     ];
     for (const text of everything) expect(text).not.toContain(wrongKey);
   });
 
   it("ends with PROVIDER_MISSING_API_KEY naming the variable, without a request", async () => {
-    const keyless = createAnthropicProvider({ baseUrl: server.anthropicBaseUrl, env: {} });
+    const keyless = createAnthropicProvider({ baseUrl: wire.server.anthropicBaseUrl, env: {} });
     const result = await collectEvents(keyless.stream({ model: haiku, messages: hello }));
     expect(result.error).toMatchObject({ code: "PROVIDER_MISSING_API_KEY", envVar: "ANTHROPIC_API_KEY" });
     expect(result.message.errorMessage).toContain("ANTHROPIC_API_KEY");
-    expect(server.requests).toHaveLength(0);
+    expect(wire.server.requests).toHaveLength(0);
   });
 
   it("keeps the partial content when the stream is cut mid-way", async () => {
-    server.enqueue(textReply("This answer will be cut off", { chunkSize: 4, cutAfterEvents: 5 }));
+    wire.server.enqueue(textReply("This answer will be cut off", { chunkSize: 4, cutAfterEvents: 5 }));
     const result = await collectEvents(provider().stream({ model: haiku, messages: hello }, noRetry));
     expect(result.error?.code).toBe("PROVIDER_STREAM_INTERRUPTED");
     expect(result.message.stopReason).toBe("error");
@@ -340,7 +339,7 @@ describe("createAnthropicProvider: faults", () => {
   });
 
   it("retries a stream cut before any content", async () => {
-    server.enqueue(textReply("lost", { cutAfterEvents: 1 }), textReply("second try"));
+    wire.server.enqueue(textReply("lost", { cutAfterEvents: 1 }), textReply("second try"));
     const result = await collectEvents(
       provider().stream({ model: haiku, messages: hello }, { retry: { baseDelayMs: 1 } }),
     );
@@ -349,7 +348,7 @@ describe("createAnthropicProvider: faults", () => {
   });
 
   it("aborts mid-stream, keeping the partial content with stop reason aborted", async () => {
-    server.enqueue(textReply("A slow answer that never finishes", { chunkSize: 4, eventDelayMs: 15 }));
+    wire.server.enqueue(textReply("A slow answer that never finishes", { chunkSize: 4, eventDelayMs: 15 }));
     const controller = new AbortController();
     const events = [];
     for await (const event of provider().stream(
@@ -368,16 +367,16 @@ describe("createAnthropicProvider: faults", () => {
   });
 
   it("keeps the content when an overloaded error arrives inside the stream", async () => {
-    server.enqueue(textReply("Partial answer", { chunkSize: 4, errorAfterEvents: 5 }));
+    wire.server.enqueue(textReply("Partial answer", { chunkSize: 4, errorAfterEvents: 5 }));
     const result = await collectEvents(provider().stream({ model: haiku, messages: hello }));
     expect(result.error).toMatchObject({ code: "PROVIDER_SERVER_ERROR", providerCode: "overloaded_error" });
     expect(result.message.errorMessage).toBe("Anthropic API error: Overloaded");
     expect(result.message.content).toEqual([{ type: "text", text: "Partial " }]);
-    expect(server.requests).toHaveLength(1);
+    expect(wire.server.requests).toHaveLength(1);
   });
 
   it("retries an error event that arrives before any content", async () => {
-    server.enqueue(textReply("lost", { errorAfterEvents: 1 }), textReply("recovered"));
+    wire.server.enqueue(textReply("lost", { errorAfterEvents: 1 }), textReply("recovered"));
     const result = await collectEvents(
       provider().stream({ model: haiku, messages: hello }, { retry: { baseDelayMs: 1 } }),
     );
@@ -395,17 +394,17 @@ describe("createAnthropicProvider: faults", () => {
   });
 
   it("cancels the HTTP request when the consumer stops iterating", async () => {
-    server.enqueue(
+    wire.server.enqueue(
       textReply("a long reply that nobody reads to the end", { chunkSize: 2, eventDelayMs: 10 }),
     );
     for await (const event of provider().stream({ model: haiku, messages: hello })) {
       if (event.type === "text-delta") break;
     }
-    await vi.waitFor(() => expect(server.requests[0]?.outcome).toBe("client-gone"));
+    await vi.waitFor(() => expect(wire.server.requests[0]?.outcome).toBe("client-gone"));
   });
 
   it("rejects a malformed stream as PROVIDER_INVALID_RESPONSE without retrying", async () => {
-    server.enqueue(
+    wire.server.enqueue(
       rawStreamReply([
         {
           event: "message_start",
@@ -433,11 +432,11 @@ describe("createAnthropicProvider: faults", () => {
     );
     const result = await collectEvents(provider().stream({ model: haiku, messages: hello }));
     expect(result.error?.code).toBe("PROVIDER_INVALID_RESPONSE");
-    expect(server.requests).toHaveLength(1);
+    expect(wire.server.requests).toHaveLength(1);
   });
 
   it("aborts during the wait before a retry", async () => {
-    server.enqueue(rateLimitReply({ retryAfterSeconds: 5 }));
+    wire.server.enqueue(rateLimitReply({ retryAfterSeconds: 5 }));
     const controller = new AbortController();
     const stream = provider().stream(
       { model: haiku, messages: hello },
@@ -450,6 +449,6 @@ describe("createAnthropicProvider: faults", () => {
       if (event.type === "error") expect(event.message.stopReason).toBe("aborted");
     }
     expect(types).toEqual(["start", "retry", "error"]);
-    expect(server.requests).toHaveLength(1);
+    expect(wire.server.requests).toHaveLength(1);
   });
 });

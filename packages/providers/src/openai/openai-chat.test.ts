@@ -1,11 +1,12 @@
 import { inspect } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { collectEvents } from "../../test/support/collect-events";
+import { useWireServer } from "../../test/support/use-wire-server";
 import type { Message, Tool } from "../message";
 import { defineModel } from "../model/define-model";
 import { getModel } from "../model/model-catalog";
 import { isContextOverflow } from "../overflow/is-context-overflow";
-import { startWireServer, type TestLlmServer } from "../testing/test-llm-server";
+import { startWireServer } from "../testing/test-llm-server";
 import {
   contentReply,
   overflowReply,
@@ -27,25 +28,17 @@ const readTool: Tool = {
   parameters: { type: "object", properties: { path: { type: "string" } } },
 };
 
-let server: TestLlmServer;
-beforeEach(async () => {
-  server = await startWireServer({ apiKey: KEY });
-});
-afterEach(async () => {
-  await server.close();
-});
+const wire = useWireServer(KEY);
 
 function provider(overrides: Parameters<typeof createOpenAIProvider>[0] = {}) {
-  return createOpenAIProvider({ apiKey: KEY, baseUrl: server.openaiBaseUrl, env: {}, ...overrides });
+  return createOpenAIProvider({ apiKey: KEY, baseUrl: wire.server.openaiBaseUrl, env: {}, ...overrides });
 }
 
-function lastBody(): Record<string, unknown> {
-  return server.requests[server.requests.length - 1]?.body as Record<string, unknown>;
-}
+const { lastBody } = wire;
 
 describe("createOpenAIProvider (chat): responses", () => {
   it("streams text and reads usage with cached tokens", async () => {
-    server.enqueue(textReply("Hello from chat", { usage: { input: 100, cacheRead: 900, output: 20 } }));
+    wire.server.enqueue(textReply("Hello from chat", { usage: { input: 100, cacheRead: 900, output: 20 } }));
     const result = await collectEvents(
       provider().stream({ model: gpt41, systemPrompt: "Be brief.", messages: hello }),
     );
@@ -53,7 +46,7 @@ describe("createOpenAIProvider (chat): responses", () => {
     expect(result.message.content).toEqual([{ type: "text", text: "Hello from chat" }]);
     expect(result.message.usage).toMatchObject({ input: 100, cacheRead: 900, output: 20, totalTokens: 1020 });
     expect(result.message.usage.cost.total).toBeCloseTo((100 * 2 + 900 * 0.5 + 20 * 8) / 1e6, 12);
-    expect(server.requests[0]?.path).toBe("/v1/chat/completions");
+    expect(wire.server.requests[0]?.path).toBe("/v1/chat/completions");
     expect(lastBody()).toMatchObject({
       model: "gpt-4.1",
       stream: true,
@@ -67,7 +60,7 @@ describe("createOpenAIProvider (chat): responses", () => {
   });
 
   it("streams parallel-safe tool calls with JSON arguments in pieces", async () => {
-    server.enqueue(
+    wire.server.enqueue(
       contentReply(
         [
           { type: "text", text: "Reading both." },
@@ -99,11 +92,11 @@ describe("createOpenAIProvider (chat): responses", () => {
     const local = defineModel({
       provider: "vllm",
       id: "qwen3-8b",
-      baseUrl: server.openaiBaseUrl,
+      baseUrl: wire.server.openaiBaseUrl,
       contextWindow: 32_768,
       reasoning: true,
     });
-    server.enqueue(
+    wire.server.enqueue(
       contentReply([
         { type: "thinking", thinking: "Thinking hard." },
         { type: "text", text: "Done." },
@@ -122,7 +115,7 @@ describe("createOpenAIProvider (chat): responses", () => {
   });
 
   it("sends reasoning effort, prompt cache key and 24h retention to OpenAI", async () => {
-    server.enqueue(textReply("ok"), textReply("ok"));
+    wire.server.enqueue(textReply("ok"), textReply("ok"));
     const o4 = { ...getModel("openai", "o4-mini"), api: "openai-chat" as const };
     await collectEvents(
       provider().stream(
@@ -147,7 +140,7 @@ describe("createOpenAIProvider (chat): responses", () => {
   });
 
   it("converts images, tool results and their images", async () => {
-    server.enqueue(textReply("ok"));
+    wire.server.enqueue(textReply("ok"));
     const messages: Message[] = [
       {
         role: "user",
@@ -215,7 +208,7 @@ describe("createOpenAIProvider (chat): responses", () => {
       model: "local",
       choices: [{ index: 0, delta, finish_reason: finish }],
     });
-    server.enqueue(
+    wire.server.enqueue(
       rawStreamReply([
         {
           data: chunk({
@@ -247,7 +240,7 @@ describe("createOpenAIProvider (chat): responses", () => {
   });
 
   it("maps finish_reason length and content_filter", async () => {
-    server.enqueue(
+    wire.server.enqueue(
       textReply("truncated", { stopReason: "length" }),
       textReply("filtered", { rawStopReason: "content_filter" }),
     );
@@ -261,7 +254,7 @@ describe("createOpenAIProvider (chat): responses", () => {
 
 describe("createOpenAIProvider (chat): faults", () => {
   it("honours retry-after-ms on a 429", async () => {
-    server.enqueue(rateLimitReply({ retryAfterMs: 30 }), textReply("ok"));
+    wire.server.enqueue(rateLimitReply({ retryAfterMs: 30 }), textReply("ok"));
     const result = await collectEvents(provider().stream({ model: gpt41, messages: hello }));
     const retry = result.events.find((event) => event.type === "retry");
     expect(retry?.type === "retry" && retry.delayMs).toBe(30);
@@ -269,12 +262,12 @@ describe("createOpenAIProvider (chat): faults", () => {
   });
 
   it("returns a server error after retries are exhausted", async () => {
-    server.enqueue(serverErrorReply(502), serverErrorReply(500));
+    wire.server.enqueue(serverErrorReply(502), serverErrorReply(500));
     const result = await collectEvents(
       provider().stream({ model: gpt41, messages: hello }, { retry: { maxRetries: 1, baseDelayMs: 1 } }),
     );
     expect(result.error).toMatchObject({ code: "PROVIDER_SERVER_ERROR", status: 500 });
-    expect(server.requests).toHaveLength(2);
+    expect(wire.server.requests).toHaveLength(2);
   });
 
   it.each<OverflowFlavor>(["native", "llama.cpp", "vllm", "ollama", "lm-studio"])(
@@ -283,10 +276,10 @@ describe("createOpenAIProvider (chat): faults", () => {
       const local = defineModel({
         provider: "local",
         id: "m",
-        baseUrl: server.openaiBaseUrl,
+        baseUrl: wire.server.openaiBaseUrl,
         contextWindow: 4096,
       });
-      server.enqueue(overflowReply(flavor));
+      wire.server.enqueue(overflowReply(flavor));
       const model = flavor === "native" ? gpt41 : local;
       const result = await collectEvents(provider().stream({ model, messages: hello }));
       expect(result.error?.code).toBe("PROVIDER_CONTEXT_OVERFLOW");
@@ -295,12 +288,12 @@ describe("createOpenAIProvider (chat): faults", () => {
       // The raw body is read even where the SDK drops it (vLLM's and LM Studio's envelopes).
       expect(result.message.errorMessage).not.toContain("(no body)");
       expect(result.message.errorMessage).toMatch(/context|too long/i);
-      expect(server.requests).toHaveLength(1);
+      expect(wire.server.requests).toHaveLength(1);
     },
   );
 
   it("maps an error chunk inside the stream and keeps the partial text", async () => {
-    server.enqueue(textReply("Some words before", { chunkSize: 5, errorAfterEvents: 3 }));
+    wire.server.enqueue(textReply("Some words before", { chunkSize: 5, errorAfterEvents: 3 }));
     const result = await collectEvents(provider().stream({ model: gpt41, messages: hello }));
     expect(result.error?.code).toBe("PROVIDER_SERVER_ERROR");
     expect(result.message.content).toEqual([{ type: "text", text: "Some words" }]);
@@ -317,7 +310,7 @@ describe("createOpenAIProvider (chat): faults", () => {
     for (const text of [
       inspect(result.error, { depth: 8 }),
       JSON.stringify(result.events),
-      JSON.stringify(server.requests),
+      JSON.stringify(wire.server.requests),
     ]) {
       expect(text).not.toContain(wrongKey);
     }
@@ -350,7 +343,7 @@ describe("createOpenAIProvider (chat): faults", () => {
   });
 
   it("keeps partial tool call arguments when the stream is cut", async () => {
-    server.enqueue(
+    wire.server.enqueue(
       toolCallReply("read_file", { path: "src/very/long/path.ts" }, { chunkSize: 6, cutAfterEvents: 4 }),
     );
     const result = await collectEvents(
@@ -363,7 +356,7 @@ describe("createOpenAIProvider (chat): faults", () => {
   });
 
   it("aborts a slow reply and keeps what arrived", async () => {
-    server.enqueue(textReply("one two three four five six", { chunkSize: 4, eventDelayMs: 15 }));
+    wire.server.enqueue(textReply("one two three four five six", { chunkSize: 4, eventDelayMs: 15 }));
     const controller = new AbortController();
     let last: unknown;
     for await (const event of provider().stream(

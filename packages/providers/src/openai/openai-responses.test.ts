@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { collectEvents } from "../../test/support/collect-events";
+import { useWireServer } from "../../test/support/use-wire-server";
 import type { AssistantMessage, Message, Tool } from "../message";
 import { getModel } from "../model/model-catalog";
 import { isContextOverflow } from "../overflow/is-context-overflow";
-import { startWireServer, type TestLlmServer } from "../testing/test-llm-server";
 import {
   contentReply,
   overflowReply,
@@ -18,25 +18,17 @@ const gpt5 = getModel("openai", "gpt-5");
 const hello: Message[] = [{ role: "user", content: "Hello", timestamp: 1 }];
 const readTool: Tool = { name: "read_file", description: "Read a file", parameters: { type: "object" } };
 
-let server: TestLlmServer;
-beforeEach(async () => {
-  server = await startWireServer({ apiKey: KEY });
-});
-afterEach(async () => {
-  await server.close();
-});
+const wire = useWireServer(KEY);
 
 function provider() {
-  return createOpenAIProvider({ apiKey: KEY, baseUrl: server.openaiBaseUrl, env: {} });
+  return createOpenAIProvider({ apiKey: KEY, baseUrl: wire.server.openaiBaseUrl, env: {} });
 }
 
-function lastBody(): Record<string, unknown> {
-  return server.requests[server.requests.length - 1]?.body as Record<string, unknown>;
-}
+const { lastBody } = wire;
 
 describe("createOpenAIProvider (responses)", () => {
   it("streams reasoning, text and a tool call, keeping replayable signatures", async () => {
-    server.enqueue(
+    wire.server.enqueue(
       contentReply(
         [
           { type: "thinking", thinking: "Plan the read.", signature: "encrypted-blob" },
@@ -69,7 +61,7 @@ describe("createOpenAIProvider (responses)", () => {
       reasoning: 12,
       totalTokens: 130,
     });
-    expect(server.requests[0]?.path).toBe("/v1/responses");
+    expect(wire.server.requests[0]?.path).toBe("/v1/responses");
     expect(lastBody()).toMatchObject({
       model: "gpt-5",
       instructions: "sys",
@@ -91,7 +83,7 @@ describe("createOpenAIProvider (responses)", () => {
   });
 
   it("replays the same model's reasoning items and answers tool calls", async () => {
-    server.enqueue(textReply("first"));
+    wire.server.enqueue(textReply("first"));
     const first = await collectEvents(provider().stream({ model: gpt5, messages: hello }));
     const previous: AssistantMessage = {
       ...first.message,
@@ -111,7 +103,7 @@ describe("createOpenAIProvider (responses)", () => {
       ],
       stopReason: "toolUse",
     };
-    server.enqueue(textReply("second"));
+    wire.server.enqueue(textReply("second"));
     await collectEvents(provider().stream({ model: gpt5, messages: [...hello, previous] }));
     expect(lastBody().input).toEqual([
       { role: "user", content: [{ type: "input_text", text: "Hello" }] },
@@ -133,14 +125,14 @@ describe("createOpenAIProvider (responses)", () => {
   });
 
   it("reports a length stop from response.incomplete", async () => {
-    server.enqueue(textReply("cut short", { stopReason: "length" }));
+    wire.server.enqueue(textReply("cut short", { stopReason: "length" }));
     const { message } = await collectEvents(provider().stream({ model: gpt5, messages: hello }));
     expect(message.stopReason).toBe("length");
     expect(message.content).toEqual([{ type: "text", text: "cut short", textSignature: "msg_1_0" }]);
   });
 
   it("classifies the Responses overflow error", async () => {
-    server.enqueue(overflowReply());
+    wire.server.enqueue(overflowReply());
     const result = await collectEvents(provider().stream({ model: gpt5, messages: hello }));
     expect(result.error?.code).toBe("PROVIDER_CONTEXT_OVERFLOW");
     expect(result.message.errorMessage).toContain("exceeds the context window");
@@ -148,14 +140,17 @@ describe("createOpenAIProvider (responses)", () => {
   });
 
   it("retries a 429 and streams the second answer", async () => {
-    server.enqueue(rateLimitReply({ retryAfterSeconds: 0.01 }), toolCallReply("read_file", { path: "a" }));
+    wire.server.enqueue(
+      rateLimitReply({ retryAfterSeconds: 0.01 }),
+      toolCallReply("read_file", { path: "a" }),
+    );
     const result = await collectEvents(provider().stream({ model: gpt5, messages: hello }));
     expect(result.types).toContain("retry");
     expect(result.message.stopReason).toBe("toolUse");
   });
 
   it("maps response.failed inside the stream, with an overflow message, to an overflow error", async () => {
-    server.enqueue(
+    wire.server.enqueue(
       textReply("abc", {
         errorAfterEvents: 2,
         streamErrorMessage: "Your input exceeds the context window of this model.",
@@ -167,7 +162,7 @@ describe("createOpenAIProvider (responses)", () => {
   });
 
   it("keeps the partial reasoning when the stream is cut", async () => {
-    server.enqueue(
+    wire.server.enqueue(
       contentReply([{ type: "thinking", thinking: "A long line of thought" }], {
         chunkSize: 5,
         cutAfterEvents: 6,
