@@ -1,53 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { OVERFLOW_ERROR_BODIES } from "../testing/overflow-error-bodies";
 import { classifyProviderError } from "./classify-provider-error";
 
 describe("classifyProviderError: context overflow", () => {
   it.each([
-    [
-      "Anthropic 400",
-      400,
-      {
-        type: "error",
-        error: {
-          type: "invalid_request_error",
-          message: "prompt is too long: 208310 tokens > 200000 maximum",
-        },
-      },
-    ],
-    [
-      "Anthropic 413",
-      413,
-      {
-        type: "error",
-        error: { type: "request_too_large", message: "Request exceeds the maximum allowed number of bytes." },
-      },
-    ],
-    [
-      "OpenAI Chat",
-      400,
-      {
-        error: {
-          message:
-            "This model's maximum context length is 128000 tokens. However, your messages resulted in 130412 tokens. Please reduce the length of the messages.",
-          type: "invalid_request_error",
-          param: "messages",
-          code: "context_length_exceeded",
-        },
-      },
-    ],
-    [
-      "OpenAI Responses",
-      400,
-      {
-        error: {
-          message:
-            "Your input exceeds the context window of this model. Please adjust your input and try again.",
-          type: "invalid_request_error",
-          param: "input",
-          code: "context_length_exceeded",
-        },
-      },
-    ],
+    // The overflow bodies the wire-level test server sends, one per provider or server …
+    ...Object.entries(OVERFLOW_ERROR_BODIES).map(
+      ([name, { status, body }]) => [name, status, body] as [string, number, unknown],
+    ),
+    // … and wordings it does not send.
     [
       "OpenAI code only",
       400,
@@ -60,19 +21,6 @@ describe("classifyProviderError: context overflow", () => {
       },
     ],
     [
-      "llama.cpp",
-      400,
-      {
-        error: {
-          code: 400,
-          message: "the request exceeds the available context size, try increasing it",
-          type: "exceed_context_size_error",
-          n_prompt_tokens: 4711,
-          n_ctx: 4096,
-        },
-      },
-    ],
-    [
       "llama.cpp (prompt has)",
       400,
       {
@@ -81,38 +29,6 @@ describe("classifyProviderError: context overflow", () => {
           message: "prompt has 5000 tokens, but the configured context size is 4096 tokens",
           type: "invalid_request_error",
         },
-      },
-    ],
-    [
-      "vLLM legacy envelope",
-      400,
-      {
-        object: "error",
-        message:
-          "This model's maximum context length is 4096 tokens. However, you requested 4608 tokens (4096 in the messages, 512 in the completion). Please reduce the length of the messages or completion.",
-        type: "BadRequestError",
-        param: null,
-        code: 400,
-      },
-    ],
-    [
-      "Ollama",
-      400,
-      {
-        error: {
-          message: "prompt too long; exceeded max context length by 1024 tokens",
-          type: "invalid_request_error",
-          param: null,
-          code: null,
-        },
-      },
-    ],
-    [
-      "LM Studio",
-      400,
-      {
-        error:
-          "The number of tokens to keep from the initial prompt is greater than the context length. Try to load a model with a larger context length, or provide a shorter input",
       },
     ],
     [
