@@ -78,6 +78,32 @@ const rows = [
     "0 (no half-written turn)",
   ],
 ];
+const hostile = Object.entries(figures)
+  .filter(([name]) => name.startsWith("hostile-"))
+  .map(([, value]) => value);
+const hostileKeys = [
+  "probes",
+  "secretsLeaked",
+  "orphanedProcesses",
+  "stackTraceCrashes",
+  "filesChangedByReadOnlyCommands",
+];
+const hostileTotal = Object.fromEntries(
+  hostileKeys.map((key) => [key, hostile.reduce((sum, row) => sum + (row[key] ?? 0), 0)]),
+);
+const hostileBlock =
+  hostile.length === 0
+    ? []
+    : [
+        "",
+        "Hostile input through the built CLI (`test/hostile-*.test.ts`):",
+        "",
+        "| area | probes tried | secrets leaked | orphaned processes | crashes with a stack trace | files changed by read-only commands |",
+        "|---|---|---|---|---|---|",
+        ...[...hostile, { area: "**total**", ...hostileTotal }].map(
+          (row) => `| ${row.area} | ${hostileKeys.map((key) => n(row[key] ?? 0)).join(" | ")} |`,
+        ),
+      ];
 const block = [
   "<!-- figures:start -->",
   `Figures of the run on ${date} (whole suite: ${seconds} s; raw: [reliability.json](reliability.json)).`,
@@ -85,6 +111,7 @@ const block = [
   "| fault | trials / inputs | outcome | acknowledged entries lost |",
   "|---|---|---|---|",
   ...rows.map((row) => `| ${row.join(" | ")} |`),
+  ...hostileBlock,
   "<!-- figures:end -->",
 ].join("\n");
 const docPath = join(root, "docs/reliability.md");
