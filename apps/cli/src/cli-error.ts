@@ -5,6 +5,7 @@ import { ArborError } from "@arbor/providers";
  * - `CLI_USAGE`: bad flags or arguments (exit code 2);
  * - `CLI_FILE_NOT_FOUND`: a session file given on the command line does not exist;
  * - `CLI_SESSION_CORRUPT`: a session file has corrupt lines (the message names the first line);
+ * - `CLI_SESSION_EMPTY`: an offline command was given an empty file (no header: no session yet);
  * - `CLI_MISSING_API_KEY`: the provider's key variable is not set (the message names it);
  * - `CLI_UNKNOWN_MODEL`: no built-in or declared model has that id;
  * - `CLI_MODELS_FILE_INVALID`: a models file is not valid (the message names the file and the key).
@@ -13,6 +14,7 @@ export type CliErrorCode =
   | "CLI_USAGE"
   | "CLI_FILE_NOT_FOUND"
   | "CLI_SESSION_CORRUPT"
+  | "CLI_SESSION_EMPTY"
   | "CLI_MISSING_API_KEY"
   | "CLI_UNKNOWN_MODEL"
   | "CLI_MODELS_FILE_INVALID";

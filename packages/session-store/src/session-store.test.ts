@@ -237,32 +237,79 @@ describe("lazy loading", () => {
     store.close();
   });
 
-  it("reports a structurally invalid entry with its line and id when it is read, and keeps it", () => {
+  it("reports a structurally invalid entry with its file, line and id, and leaves it out of the projection", () => {
     const chain = new EntryChain();
     chain.user("u1");
-    chain.add("bad", { type: "compaction", summary: "no kept id", tokensBefore: 1 });
+    chain.assistant("a1");
+    chain.user("bad", 123);
+    const stamped = chain.assistant("a2", "reply a2", undefined, "claude-late");
+    (stamped as unknown as { timestamp: unknown }).timestamp = 42;
+    chain.add("t1", { type: "thinking_level_change", thinkingLevel: 7 });
+    chain.add("n1", { type: "session_info", name: 5 });
+    chain.add("l1", { type: "label", targetId: "u1", label: { text: "x" } });
     chain.user("u2");
     const path = join(dir, "invalid.jsonl");
-    writeFileSync(path, `${[header(), ...chain.entries].map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const text = `${[header(), ...chain.entries].map((line) => JSON.stringify(line)).join("\n")}\n`;
+    writeFileSync(path, text);
     const seen: string[] = [];
     const store = openSessionStore(path, { onIssue: (issue) => seen.push(issue.code) });
     expect(store.issues).toEqual([]);
-    store.getProjection();
-    expect(store.issues).toEqual([
-      expect.objectContaining({
-        code: "SESSION_ENTRY_INVALID",
-        line: 3,
-        entryId: "bad",
-        sessionFile: store.path,
-      }),
+    const projection = store.getProjection();
+    // Left out: the user message with numeric content, the assistant with a numeric timestamp (so
+    // the model comes from a1), the thinking level change; the rest still projects, linked through them.
+    expect(projection.entries.map((entry) => entry.sourceEntry.id)).toEqual(["u1", "a1", "u2"]);
+    expect(projection.model).toEqual({ provider: "anthropic", modelId: "claude-x" });
+    expect(projection.thinkingLevel).toBe("off");
+    expect(store.getBranch().map((entry) => entry.id)).toEqual(["u1", "a1", "u2"]);
+    expect(store.getSessionName()).toBeUndefined();
+    expect(store.getLabels().size).toBe(0);
+    const byId = Object.fromEntries(store.issues.map((issue) => [issue.entryId, issue]));
+    expect(Object.keys(byId).sort()).toEqual(["a2", "bad", "l1", "n1", "t1"]);
+    expect(byId.bad).toMatchObject({ code: "SESSION_ENTRY_INVALID", line: 4, sessionFile: store.path });
+    expect(byId.bad?.message).toContain(`${store.path}:4: entry bad is invalid (`);
+    expect(byId.bad?.message).toContain(
+      "message.content: Invalid input: expected string or array, received number",
+    );
+    expect(byId.bad?.message).toContain("left out of the projection");
+    expect(byId.a2?.message).toContain(`${store.path}:5: entry a2 is invalid (`);
+    expect(byId.a2?.message).toContain("timestamp");
+    expect(seen).toHaveLength(5);
+    // Still in the file and in the tree; appending continues the branch through them.
+    expect(store.getEntries().map((entry) => entry.id)).toEqual([
+      "u1",
+      "a1",
+      "bad",
+      "a2",
+      "t1",
+      "n1",
+      "l1",
+      "u2",
     ]);
-    expect(store.issues[0]?.message).toContain("firstKeptEntryId");
-    expect(seen).toEqual(["SESSION_ENTRY_INVALID"]);
-    expect(store.getEntries().map((entry) => entry.id)).toEqual(["u1", "bad", "u2"]);
+    store.appendMessage(user("u3"));
+    expect(store.getProjection().messages.map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "user",
+    ]);
     store.close();
-    const full = openSessionStore(path, { validate: "full" });
-    expect(full.issues.map((issue) => issue.entryId)).toEqual(["bad"]);
+    expect(readFileSync(path, "utf8").startsWith(text)).toBe(true);
+    const full = openSessionStore(path, { validate: "full", storage: { readOnly: true } });
+    expect(full.issues.map((issue) => issue.entryId)).toEqual(["bad", "a2", "t1", "n1", "l1"]);
     full.close();
+  });
+
+  it("accepts a compaction without firstKeptEntryId (pi's v1 migration writes one): it keeps nothing", () => {
+    const chain = new EntryChain();
+    chain.user("u1");
+    chain.add("cmp", { type: "compaction", summary: "no kept id", tokensBefore: 1 });
+    chain.user("u2");
+    const store = createInMemorySessionStore({ entries: chain.entries });
+    expect(store.getProjection().messages.map((message) => message.role)).toEqual([
+      "compactionSummary",
+      "user",
+    ]);
+    expect(store.issues).toEqual([]);
   });
 
   it("refuses a header without a string id", () => {
@@ -309,6 +356,39 @@ describe("migration", () => {
     const backups = readdirSync(dir).filter((name) => name.includes(".bak"));
     expect(backups).toHaveLength(1);
     expect(readFileSync(join(dir, backups[0] as string), "utf8")).toBe(original);
+  });
+});
+
+describe("version 1 ids", () => {
+  it("are the same on every read-only open, so an id from one open finds its entry in the next", () => {
+    const path = join(dir, "v1-ids.jsonl");
+    const lines = [{ type: "session", id: "old", timestamp: "2024-01-01T00:00:00.000Z", cwd: "/old" }];
+    for (let k = 0; k < 50; k++) {
+      lines.push({
+        type: "message",
+        timestamp: "2024-01-01T00:00:01.000Z",
+        message: { role: "user", content: `m${k}`, timestamp: k },
+      } as never);
+    }
+    const original = `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;
+    writeFileSync(path, original);
+    const idsOf = () => {
+      const store = openSessionStore(path, { storage: { readOnly: true } });
+      const ids = store.getEntries().map((entry) => entry.id);
+      store.close();
+      return ids;
+    };
+    const first = idsOf();
+    expect(new Set(first).size).toBe(50);
+    for (const id of first) expect(id).toMatch(/^[0-9a-f]{8}$/);
+    expect(idsOf()).toEqual(first);
+    const again = openSessionStore(path, { storage: { readOnly: true } });
+    expect(again.getProjection(first[20]).messages).toHaveLength(21);
+    again.close();
+    expect(readFileSync(path, "utf8")).toBe(original);
+    // Another v1 file gets other ids (they come from its header, not from a fixed list).
+    writeFileSync(path, original.replace('"id":"old"', '"id":"other"'));
+    expect(idsOf()[0]).not.toBe(first[0]);
   });
 });
 

@@ -142,6 +142,9 @@ export class SessionView {
    * returns only the part from the latest compaction's first kept entry (the compaction itself when it
    * keeps nothing) to the leaf: the entries the projection draws from, in path order. Projecting that
    * suffix gives the same context (the thinking level and model may differ: they come from the whole path).
+   *
+   * Entries that fail validation (reported as `SESSION_ENTRY_INVALID` issues) are left out, as they
+   * are from the projection: the branch holds what a model context or a compaction may be built from.
    */
   getBranch(fromId?: string, options: { sinceLatestCompaction?: boolean } = {}): SessionEntry[] {
     return this.tolerateCorruptLines(() => {
@@ -149,7 +152,12 @@ export class SessionView {
       const upward = options.sinceLatestCompaction
         ? walkToContextStart(this.table, start)
         : walkToRoot(this.table, start);
-      return upward.reverse().map((index) => this.table.entry(index));
+      const branch: SessionEntry[] = [];
+      for (const index of upward.reverse()) {
+        const entry = this.table.entry(index);
+        if (!this.table.isInvalid(index)) branch.push(entry);
+      }
+      return branch;
     });
   }
 
@@ -174,6 +182,7 @@ export class SessionView {
       for (let index = this.table.size - 1; index >= 0; index--) {
         if (this.table.record(index).type !== "session_info" || this.table.isHidden(index)) continue;
         const entry = this.table.entry(index) as SessionInfoEntry;
+        if (this.table.isInvalid(index)) continue;
         return { value: entry.name?.trim() || undefined };
       }
       return { value: undefined };
@@ -274,9 +283,15 @@ export class SessionView {
 
   protected reportEntryProblem(problem: EntryProblem): void {
     const line = this.storage.lineOf?.(problem.index);
+    const where =
+      this.storage.path !== undefined
+        ? `${this.storage.path}${line !== undefined ? `:${line}` : ""}: `
+        : line !== undefined
+          ? `line ${line}: `
+          : "";
     this.report({
       code: "SESSION_ENTRY_INVALID",
-      message: `Invalid entry ${problem.entryId ?? `#${problem.index}`}: ${problem.problem}`,
+      message: `${where}entry ${problem.entryId ?? `#${problem.index}`} is invalid (${problem.problem}). It stays in the file unchanged and is left out of the projection.`,
       sessionFile: this.storage.path,
       ...(line !== undefined ? { line } : {}),
       ...(problem.entryId !== undefined ? { entryId: problem.entryId } : {}),

@@ -46,6 +46,10 @@ export async function runCompactCommand(
   try {
     const branch = store.getBranch();
     const projection = store.getProjection();
+    if (branch.length === 0) {
+      io.stdout.write(`Nothing to compact: ${command.file} has no entries.\n`);
+      return 0;
+    }
     if (branch.at(-1)?.type === "compaction") {
       io.stdout.write(`Nothing to compact: ${command.file} already ends with a compaction.\n`);
       return 0;

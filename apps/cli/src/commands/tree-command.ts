@@ -19,7 +19,10 @@ export async function runTreeCommand(
       `leaf ${store.leafId ?? "(none)"}`,
     ].filter(Boolean);
     const width = (io.stdout as { columns?: number }).columns || 120;
-    const tree = formatSessionTree(store.getTree(), { leafId: store.leafId, width });
+    const tree =
+      store.getEntryCount() === 0
+        ? "(no entries: the file holds only its header)"
+        : formatSessionTree(store.getTree(), { leafId: store.leafId, width });
     io.stdout.write(`${header.join(" · ")}\n\n${tree}\n`);
     return 0;
   } finally {

@@ -13,7 +13,10 @@ function readFirstLine(file: string): string {
   try {
     const buffer = Buffer.alloc(64 * 1024);
     const read = fs.readSync(fd, buffer, 0, buffer.length, 0);
-    const text = buffer.subarray(0, read).toString("utf8");
+    const text = buffer
+      .subarray(0, read)
+      .toString("utf8")
+      .replace(/^\uFEFF/, "");
     const end = text.indexOf("\n");
     return end === -1 ? text : text.slice(0, end);
   } finally {
@@ -25,7 +28,8 @@ function readFirstLine(file: string): string {
  * Opens a session file for the offline commands. `readOnly` opens without the writer lock and never
  * modifies the file (inspect, tree); otherwise the lock is taken (compact).
  *
- * @throws CliError `CLI_FILE_NOT_FOUND` (missing file or a folder), `CLI_SESSION_CORRUPT` (a corrupt or
+ * @throws CliError `CLI_FILE_NOT_FOUND` (missing file or a folder), `CLI_SESSION_EMPTY` (an empty
+ *   file: no header, so no session id to report), `CLI_SESSION_CORRUPT` (a corrupt or
  *   torn line: the message names the file and the first bad line); session-store errors (invalid
  *   header, locked) pass through with their own message.
  */
@@ -36,6 +40,12 @@ export function openSessionFile(
   const stat = fs.statSync(file, { throwIfNoEntry: false });
   if (stat === undefined) throw new CliError("CLI_FILE_NOT_FOUND", `${file}: no such session file`);
   if (!stat.isFile()) throw new CliError("CLI_FILE_NOT_FOUND", `${file}: not a file`);
+  if (stat.size === 0) {
+    throw new CliError(
+      "CLI_SESSION_EMPTY",
+      `${file}: the file is empty: no session header, so no session yet (\`arbor --session ${file}\` would start one there)`,
+    );
+  }
   let rawHeader: RawSessionHeader = { id: undefined, version: undefined };
   try {
     const parsed = JSON.parse(readFirstLine(file));

@@ -35,6 +35,7 @@ function addTurn(chain: EntryChain, n: number) {
 
 describe("prepareCompaction", () => {
   it("returns undefined for a branch ending with a compaction or with nothing before the cut", () => {
+    expect(prepareCompaction([], settings(0))).toBeUndefined();
     const chain = new EntryChain();
     addTurn(chain, 1);
     expect(prepareCompaction(chain.entries, settings(1_000_000))).toBeUndefined();

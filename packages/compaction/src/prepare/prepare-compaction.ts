@@ -52,7 +52,8 @@ function collectMessages(projection: BranchProjection, from: number, to: number)
 /**
  * Decides what a compaction of `branchEntries` (the root→leaf branch, e.g. `store.getBranch()`) would
  * summarize and keep. Equal to pi 1.6.0's `prepareCompaction` with the default counter:
- * 1. a branch ending with a compaction gives `undefined` ("already compacted");
+ * 1. an empty branch, or one ending with a compaction, gives `undefined` ("nothing to compact",
+ *    "already compacted");
  * 2. the branch is projected (latest compaction, kept range, context edits);
  * 3. with a previous compaction, the range starts right after it: messages that survived it are
  *    summarized again, with its summary as `previousSummary`;
@@ -74,7 +75,8 @@ export function prepareCompaction(
   settings: CompactionSettings,
   options: PrepareCompactionOptions = {},
 ): CompactionPreparation | undefined {
-  if (branchEntries.length > 0 && branchEntries[branchEntries.length - 1]?.type === "compaction")
+  // An empty branch (a session with no entries yet) has nothing to compact.
+  if (branchEntries.length === 0 || branchEntries[branchEntries.length - 1]?.type === "compaction")
     return undefined;
   const counter = options.tokenCounter ?? defaultTokenCounter;
   const projection = new BranchProjection(branchEntries, counter);

@@ -53,7 +53,8 @@ const entryTypeSchemas: Record<string, z.ZodType> = {
   compaction: z.looseObject({
     ...base,
     summary: z.string(),
-    firstKeptEntryId: z.string(),
+    // Absent after pi's own v1 migration when the old index pointed at the header: keeps nothing.
+    firstKeptEntryId: z.string().optional(),
     tokensBefore: z.number(),
     systemMessage: z.looseObject({ role: z.literal("system") }).optional(),
   }),

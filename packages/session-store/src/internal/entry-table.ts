@@ -8,7 +8,10 @@ import { findEntryProblem } from "./validate-entry";
 /** Reads the full entry at a loaded index (for JSONL: parses the line on demand). */
 export type EntryReader = (index: number) => Record<string, unknown>;
 
-/** An entry that failed structural validation. The entry is kept; this only reports it. */
+/**
+ * An entry that failed structural validation. The entry stays in the file and in the tree; the
+ * session view leaves it out of branches and projections (see `EntryTable.isInvalid`).
+ */
 export interface EntryProblem {
   index: number;
   entryId: string | undefined;
@@ -46,6 +49,7 @@ export class EntryTable {
   private coveredFrom: number;
   private typesPresent: Set<string> | undefined;
   private parents: Int32Array;
+  /** Per loaded entry: 0 not yet validated, 1 valid, 2 invalid. */
   private readonly checked: Uint8Array;
   /** Entries held by the projection cache, so repeated reads return the same objects. */
   private readonly pinned = new Map<number, SessionEntry>();
@@ -115,6 +119,16 @@ export class EntryTable {
     return this.record(index).type === "session" || this.corrupt?.has(index) === true;
   }
 
+  /**
+   * True when entry `index` failed validation when it was read ({@link EntryTable.entry} validates
+   * on first read, so ask after reading it). Such an entry keeps its place in the tree (its children
+   * stay linked through it) but contributes nothing: no messages, no settings, no label, no name.
+   * Appended entries are validated before they are written, so they are never invalid.
+   */
+  isInvalid(index: number): boolean {
+    return index < this.loadedCount && this.checked[index] === 2;
+  }
+
   /** True when the line of loaded entry `index` was found corrupt when it was read. */
   isCorrupt(index: number): boolean {
     return this.corrupt?.has(index) === true;
@@ -154,7 +168,8 @@ export class EntryTable {
 
   /**
    * The full entry at `index`. A loaded entry is read through the backend and validated the first
-   * time (problems are reported once, the entry is still returned). Not a copy: do not mutate.
+   * time (problems are reported once, the entry is still returned; see {@link EntryTable.isInvalid}).
+   * Not a copy: do not mutate.
    * Throws {@link CorruptLineFound} when the entry's line does not parse (the entry is hidden from
    * then on), and what the backend throws otherwise.
    */
@@ -173,8 +188,8 @@ export class EntryTable {
       throw new CorruptLineFound(index, error as SessionStorageError, known);
     }
     if (this.checked[index] === 0) {
-      this.checked[index] = 1;
       const problem = findEntryProblem(entry);
+      this.checked[index] = problem === undefined ? 1 : 2;
       if (problem !== undefined) this.onProblem({ index, entryId: this.record(index).id, problem });
     }
     return entry as unknown as SessionEntry;

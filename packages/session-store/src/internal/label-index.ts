@@ -21,7 +21,10 @@ export class LabelIndex {
   all(): ReadonlyMap<string, ResolvedLabel> {
     if (!this.resolved) {
       this.resolved = new Map();
-      for (const index of this.table.indicesOfType("label")) this.apply(this.table.entry(index));
+      for (const index of this.table.indicesOfType("label")) {
+        const entry = this.table.entry(index);
+        if (!this.table.isInvalid(index)) this.apply(entry);
+      }
     }
     return this.resolved;
   }

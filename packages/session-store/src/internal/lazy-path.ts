@@ -132,7 +132,9 @@ class PathScanner {
     const table = this.table;
     const step = this.upward.push(index) - 1;
     const record = table.record(index);
-    if (this.compactionStep < 0 && record.type === "compaction") {
+    // An invalid entry (see `EntryTable.isInvalid`) is passed through: it is neither a compaction
+    // boundary nor a source of settings, and readers leave it out of the context.
+    if (this.compactionStep < 0 && record.type === "compaction" && this.isValid(index)) {
       this.compactionStep = step;
       const id = (this.entry(index) as { firstKeptEntryId?: unknown }).firstKeptEntryId;
       this.firstKept = typeof id === "string" ? table.indexOf(id) : undefined;
@@ -142,16 +144,21 @@ class PathScanner {
       this.keptFrom = step;
       this.contextKnown = true;
     }
-    if (!this.thinkingKnown && record.type === "thinking_level_change") {
+    if (!this.thinkingKnown && record.type === "thinking_level_change" && this.isValid(index)) {
       const entry = this.entry(index);
       if (entry.type === "thinking_level_change") this.settings.thinkingLevel = entry.thinkingLevel;
       this.thinkingKnown = true;
-    } else if (!this.modelKnown && record.type === "model_change") {
+    } else if (!this.modelKnown && record.type === "model_change" && this.isValid(index)) {
       const entry = this.entry(index);
       if (entry.type === "model_change")
         this.settings.model = { provider: entry.provider, modelId: entry.modelId };
       this.modelKnown = true;
-    } else if (!this.modelKnown && record.type === "message" && record.role === "assistant") {
+    } else if (
+      !this.modelKnown &&
+      record.type === "message" &&
+      record.role === "assistant" &&
+      this.isValid(index)
+    ) {
       const entry = this.entry(index);
       if (entry.type === "message" && entry.message.role === "assistant") {
         this.settings.model = { provider: entry.message.provider, modelId: entry.message.model };
@@ -167,9 +174,18 @@ class PathScanner {
   }
 
   private entry(index: number): SessionEntry {
-    const entry = this.table.entry(index);
-    this.read.set(index, entry);
+    let entry = this.read.get(index);
+    if (entry === undefined) {
+      entry = this.table.entry(index);
+      this.read.set(index, entry);
+    }
     return entry;
+  }
+
+  /** Reads entry `index` (validating it) and says whether it passed. */
+  private isValid(index: number): boolean {
+    this.entry(index);
+    return !this.table.isInvalid(index);
   }
 
   result(): PathScan {

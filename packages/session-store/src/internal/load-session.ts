@@ -2,6 +2,7 @@ import { migrateSessionEntries, readSessionVersion } from "../migrations/migrate
 import type { SessionHeader } from "../session-entry";
 import { SessionStoreError } from "../session-store-error";
 import type { SessionStorage, StorageLoadIssue, StoredEntryRecord } from "../storage/session-storage";
+import { createPositionIdSource } from "./create-position-id-source";
 import { type EntryProblem, EntryTable } from "./entry-table";
 import { findHeaderProblem } from "./validate-entry";
 
@@ -30,7 +31,8 @@ export function recordOf(entry: Record<string, unknown>): StoredEntryRecord {
 
 /**
  * Loads a session from its backend: checks the header, and for version 1 or 2 reads every entry and
- * migrates in memory (the file is left untouched). Current-version sessions stay lazy: only records.
+ * migrates in memory (the file is left untouched; version-1 entries get ids derived from the header
+ * and their position, the same on every open). Current-version sessions stay lazy: only records.
  *
  * @throws SessionStoreError `SESSION_HEADER_INVALID` when the first line is not a session header.
  */
@@ -70,7 +72,11 @@ export function loadSession(
     };
   }
   const raw = result.records.map((_, index) => storage.readEntry(index));
-  const migrated = migrateSessionEntries([result.header, ...raw]);
+  // Version 1 entries have no ids: derive them from the header and each entry's position, so that
+  // every open of the same file (read-only ones never rewrite it) gives the same ids.
+  const migrated = migrateSessionEntries([result.header, ...raw], {
+    idSource: createPositionIdSource(JSON.stringify(result.header)),
+  });
   const [header, ...entries] = migrated.entries;
   const table = new EntryTable(
     entries.map(recordOf),

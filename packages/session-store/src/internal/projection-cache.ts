@@ -111,11 +111,14 @@ export class ProjectionCache {
     const scan = scanPath(this.table, leaf, knownSettings === undefined);
     const indices = scan.context;
     const materialized = new Map<number, SessionEntry>();
-    const contextEntries = indices.map((index) => {
+    const contextEntries: SessionEntry[] = [];
+    for (const index of indices) {
       const entry = scan.read.get(index) ?? this.table.entry(index);
+      // An entry that failed validation (reported when read) is left out of the projection.
+      if (this.table.isInvalid(index)) continue;
       materialized.set(index, entry);
-      return entry;
-    });
+      contextEntries.push(entry);
+    }
     if (this.pinEntries) this.table.pin(materialized);
     this.edits = new Map();
     for (const entry of contextEntries)

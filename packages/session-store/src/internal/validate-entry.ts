@@ -23,11 +23,30 @@ function schemaFor(entry: { type: string; message?: unknown }): z.ZodType {
   );
 }
 
+/**
+ * zod says only "Invalid input" when no alternative of a union matches; name what each expected
+ * ("expected string or array, received number").
+ */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code !== "invalid_union") return issue.message;
+  const expected = new Set<string>();
+  let received: string | undefined;
+  for (const alternative of issue.errors) {
+    for (const inner of alternative) {
+      if (inner.code !== "invalid_type" || inner.path.length > 0) continue;
+      expected.add(String(inner.expected));
+      received ??= /received (\w+)/.exec(inner.message)?.[1];
+    }
+  }
+  if (expected.size === 0) return issue.message;
+  return `Invalid input: expected ${[...expected].join(" or ")}${received ? `, received ${received}` : ""}`;
+}
+
 /** Describes the first problems of a failed parse, e.g. `message.content: expected array`. */
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(entry)"}: ${issue.message}`)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(entry)"}: ${describeIssue(issue)}`)
     .join("; ");
 }
 

@@ -1,4 +1,4 @@
-import { LineScanner, parseLine } from "./internal/line-scanner";
+import { hasByteOrderMark, LineScanner, parseLine } from "./internal/line-scanner";
 import { RecordTable } from "./internal/record-table";
 import { serializeEntries } from "./internal/serialize-entries";
 import type { SessionStorage, StorageLoadIssue, StorageLoadResult } from "./session-storage";
@@ -87,8 +87,9 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       const end = scanner.scanChunk(buf, buf.length, 0);
       const tornTail: StorageLoadIssue[] = [];
       if (end < buf.length) {
-        const parsed = parseLine(buf, end, buf.length);
-        if (parsed.ok || buf.toString("utf8", end).trim() === "") {
+        const bom = end === 0 && hasByteOrderMark(buf, 0, buf.length) ? 3 : 0;
+        const parsed = parseLine(buf, end + bom, buf.length);
+        if (parsed.ok || buf.toString("utf8", end + bom).trim() === "") {
           scanner.classify(buf, end, buf.length, end);
         } else {
           const line = scanner.lineNo + 1;

@@ -2,6 +2,7 @@ import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:f
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chain, header, jsonl, message, tempDir } from "./__fixtures__/storage-fixtures";
 import { createJsonlStorage } from "./create-jsonl-storage";
+import { createMemoryStorage } from "./create-memory-storage";
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -89,6 +90,69 @@ describe("torn last line", () => {
     storage.append([header(), message("a", null)]);
     storage.close();
     expect(readFileSync(path, "utf8")).toBe(jsonl(header(), message("a", null)));
+  });
+});
+
+describe("files that are not sessions", () => {
+  it.each([
+    ["a one-line note without a final newline", "remember to buy milk"],
+    ["a note with lines", "line one\nline two"],
+    ["a JSON object that is not a header", '{"name":"package","version":"1.0.0"}'],
+    ["only blank lines", "\n  \n"],
+  ])("refuses %s, leaves every byte in place and writes nothing beside it", (_, text) => {
+    for (const readOnly of [false, true]) {
+      const path = tmp.file();
+      writeFileSync(path, text);
+      const storage = createJsonlStorage(path, { readOnly });
+      let code: string | undefined;
+      try {
+        storage.load();
+      } catch (error) {
+        code = (error as { code?: string }).code;
+        expect((error as Error).message).toContain(path);
+        expect((error as Error).message).toContain("not modified");
+      }
+      expect(code).toBe("SESSION_HEADER_INVALID");
+      expect(readFileSync(path, "utf8")).toBe(text);
+      expect(readdirSync(tmp.dir)).toEqual(["session.jsonl"]);
+    }
+  });
+});
+
+describe("byte order mark", () => {
+  it("accepts a UTF-8 BOM before the header, with or without entries and a final newline", () => {
+    const bom = "\uFEFF";
+    for (const text of [
+      bom + jsonl(header(), message("a", null)),
+      bom + JSON.stringify(header()),
+      bom + jsonl(header()),
+    ]) {
+      const path = tmp.file();
+      writeFileSync(path, text);
+      const reader = createJsonlStorage(path, { readOnly: true });
+      const loaded = reader.load();
+      reader.close();
+      expect(loaded.header).toEqual(header());
+      expect(loaded.issues).toEqual([]);
+      const writer = createJsonlStorage(path);
+      expect(writer.load().header).toEqual(header());
+      writer.append([message("z", null)]);
+      writer.close();
+      expect(readFileSync(path, "utf8").startsWith(bom)).toBe(true);
+      expect(readFileSync(path, "utf8").endsWith(jsonl(message("z", null)))).toBe(true);
+    }
+  });
+
+  it("is accepted by the in-memory storage too", () => {
+    for (const content of [
+      `\uFEFF${jsonl(header(), message("a", null))}`,
+      `\uFEFF${JSON.stringify(header())}`,
+    ]) {
+      const storage = createMemoryStorage({ content });
+      const loaded = storage.load();
+      expect(loaded.header).toEqual(header());
+      expect(loaded.issues).toEqual([]);
+    }
   });
 });
 

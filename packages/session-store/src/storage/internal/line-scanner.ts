@@ -66,9 +66,11 @@ export class LineScanner {
     this.counters.linesScanned++;
     let last = end;
     while (last > start && isSpace(buf[last - 1] as number)) last--;
-    if (last === start) return; // blank line: not data, kept in the file, nothing to report
+    // A UTF-8 byte order mark at the very start of the file (some editors add one) is not data.
+    const bom = offset === 0 && hasByteOrderMark(buf, start, last) ? 3 : 0;
+    if (last === start + bom) return; // blank line: not data, kept in the file, nothing to report
     if (this.header === undefined) {
-      this.classifyHeader(buf, start, last, offset, end - start);
+      this.classifyHeader(buf, start + bom, last, offset, end - start);
       return;
     }
     let record: StoredEntryRecord | undefined = strict
@@ -135,6 +137,11 @@ export class LineScanner {
       byteLength: length,
     });
   }
+}
+
+/** True when `buf[start, end)` begins with the UTF-8 byte order mark EF BB BF. */
+export function hasByteOrderMark(buf: Buffer, start: number, end: number): boolean {
+  return end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf;
 }
 
 function isSpace(c: number): boolean {

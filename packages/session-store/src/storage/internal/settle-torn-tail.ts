@@ -1,7 +1,8 @@
 import { dirname } from "node:path";
 import type { StorageLoadIssue } from "../session-storage";
+import { SessionStorageError } from "../session-storage-error";
 import { recordFromEntry } from "./extract-entry-record";
-import { type LineScanner, parseLine } from "./line-scanner";
+import { hasByteOrderMark, type LineScanner, parseLine } from "./line-scanner";
 import { readFully, type StorageFs, syncDirectory } from "./storage-fs";
 
 /** What was done with the bytes after the last newline. */
@@ -33,10 +34,20 @@ export function settleTornTail(
   const bytes = Buffer.allocUnsafe(tail.length);
   const n = readFully(fs, fd, bytes, 0, tail.length, tail.offset);
   const text = bytes.subarray(0, n);
-  const trimmed = text.toString("utf8").trim();
-  const parsed = trimmed === "" ? { ok: true as const, value: undefined } : parseLine(text, 0, n);
+  const bom = tail.offset === 0 && hasByteOrderMark(text, 0, n) ? 3 : 0;
+  const trimmed = text.toString("utf8", bom).trim();
+  const parsed = trimmed === "" ? { ok: true as const, value: undefined } : parseLine(text, bom, n);
   // Torn writes start with "{" and stop early, so they never parse as an object with a `type`.
   const complete = parsed.ok && (trimmed === "" || recordFromEntry(parsed.value) !== undefined);
+  if (!complete && scanner.header === undefined && !/^\s*\{\s*"type"\s*:\s*"session"/.test(trimmed)) {
+    // No header anywhere, and the tail is not a header cut off while a new session was being
+    // created: this is some other file (a note, a log). Refuse it and leave every byte in place.
+    throw new SessionStorageError(
+      "SESSION_HEADER_INVALID",
+      `${path}:${scanner.lineNo + 1}: not a session file: the first line is not a session header {"type":"session","id":...}. The file was not modified.`,
+      { path, line: scanner.lineNo + 1 },
+    );
+  }
   if (complete) {
     scanner.classify(text, 0, n, tail.offset); // throws first if it is a bad header: file untouched
     if (writable) fs.writeSync(fd, "\n", tail.offset + n);

@@ -1,0 +1,13 @@
+import { createHash } from "node:crypto";
+import type { EntryIdSource } from "./generate-entry-id";
+
+/**
+ * An id source whose n-th candidate is a pure function of `seed` and n: the first 8 hex characters of
+ * SHA-256(`seed`, n). Used to give the entries of a version-1 file (which have no ids) the same ids
+ * on every open, so an id printed by one read-only command works in the next; candidates that collide
+ * are skipped by `generateEntryId` as usual, which stays deterministic because the sequence is.
+ */
+export function createPositionIdSource(seed: string): EntryIdSource {
+  let position = 0;
+  return () => createHash("sha256").update(`${seed}\n${position++}`).digest("hex").slice(0, 8);
+}
