@@ -1,4 +1,6 @@
-import { ArborError } from "@arbor/providers";
+import { ArborError, hasErrorMarker, setErrorMarker } from "@arbor/providers";
+
+const MARKER = Symbol.for("arbor.error.agent-loop");
 
 /**
  * Codes of {@link AgentLoopError}, all programmer errors:
@@ -19,5 +21,14 @@ export class AgentLoopError extends ArborError {
   constructor(code: AgentLoopErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = "AgentLoopError";
+    setErrorMarker(this, MARKER);
+  }
+
+  /**
+   * True for an `AgentLoopError` only (not for other Arbor errors), whichever copy of the package created
+   * the error: checks the global-symbol marker `Symbol.for("arbor.error.agent-loop")`, not the prototype chain.
+   */
+  static override isInstance(value: unknown): value is AgentLoopError {
+    return hasErrorMarker(value, MARKER);
   }
 }

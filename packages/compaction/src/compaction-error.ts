@@ -1,4 +1,6 @@
-import { ArborError } from "@arbor/providers";
+import { ArborError, hasErrorMarker, setErrorMarker } from "@arbor/providers";
+
+const MARKER = Symbol.for("arbor.error.compaction");
 
 /**
  * Stable codes of {@link CompactionError}:
@@ -33,7 +35,16 @@ export class CompactionError extends ArborError {
   ) {
     super(code, message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "CompactionError";
+    setErrorMarker(this, MARKER);
     this.code = code;
     this.stage = options.stage;
+  }
+
+  /**
+   * True for a `CompactionError` only (not for other Arbor errors), whichever copy of the package created
+   * the error: checks the global-symbol marker `Symbol.for("arbor.error.compaction")`, not the prototype chain.
+   */
+  static override isInstance(value: unknown): value is CompactionError {
+    return hasErrorMarker(value, MARKER);
   }
 }

@@ -1,4 +1,6 @@
-import { hasArborErrorMarker, markAsArborError } from "./internal/arbor-error-marker";
+import { hasMarker, markAsArborError } from "./internal/arbor-error-marker";
+
+const MARKER = Symbol.for("arbor.error.extension");
 
 /**
  * Codes of {@link ExtensionError}. Each error names the file (when the extension came from one) in
@@ -44,11 +46,11 @@ export class ExtensionError extends Error {
     this.code = code;
     this.file = details.file;
     this.extensionName = details.extensionName;
-    markAsArborError(this);
+    markAsArborError(this, MARKER);
   }
 
-  /** True for an `ExtensionError` from any copy of this package (checks the marker and the name). */
+  /** True for an `ExtensionError` from any copy of this package (checks the marker `Symbol.for("arbor.error.extension")`). */
   static isInstance(value: unknown): value is ExtensionError {
-    return hasArborErrorMarker(value) && (value as Error).name === "ExtensionError";
+    return hasMarker(value, MARKER);
   }
 }

@@ -17,10 +17,12 @@ describe("HookError", () => {
     expect(Object.keys(error)).not.toContain(Symbol.for("arbor.error").toString());
   });
 
-  it("recognises copies by marker and name, not by prototype", () => {
+  it("recognises copies by its own marker, not by prototype, name or the shared Arbor marker", () => {
     const foreign = Object.assign(new Error("x"), { name: "HookError" });
     expect(HookError.isInstance(foreign)).toBe(false);
     Object.defineProperty(foreign, Symbol.for("arbor.error"), { value: true });
+    expect(HookError.isInstance(foreign)).toBe(false);
+    Object.defineProperty(foreign, Symbol.for("arbor.error.hook"), { value: true });
     expect(HookError.isInstance(foreign)).toBe(true);
     expect(
       HookError.isInstance(new HookError("HOOK_TIMEOUT", "t", { hookName: "a", extensionId: undefined })),

@@ -1,4 +1,6 @@
-import { hasArborErrorMarker, markAsArborError } from "./internal/arbor-error-marker";
+import { hasMarker, markAsArborError } from "./internal/arbor-error-marker";
+
+const MARKER = Symbol.for("arbor.error.hook");
 
 /**
  * Codes of {@link HookError}:
@@ -45,11 +47,11 @@ export class HookError extends Error {
     this.hookName = details.hookName;
     this.extensionId = details.extensionId;
     this.timeoutMs = details.timeoutMs;
-    markAsArborError(this);
+    markAsArborError(this, MARKER);
   }
 
-  /** True for a `HookError` from any copy of this package (checks the marker and the name). */
+  /** True for a `HookError` from any copy of this package (checks the marker `Symbol.for("arbor.error.hook")`). */
   static isInstance(value: unknown): value is HookError {
-    return hasArborErrorMarker(value) && (value as Error).name === "HookError";
+    return hasMarker(value, MARKER);
   }
 }

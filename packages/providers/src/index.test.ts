@@ -43,6 +43,7 @@ describe("package surface", () => {
         "createEmptyUsage",
         "defineModel",
         "getModel",
+        "hasErrorMarker",
         "isContextOverflow",
         "isContextOverflowText",
         "isFromSameModel",
@@ -50,6 +51,7 @@ describe("package surface", () => {
         "normalizeMessagesForProvider",
         "parseRetryAfter",
         "redactSecrets",
+        "setErrorMarker",
       ]
     `);
   });

@@ -8,6 +8,7 @@
 export { createEmptyUsage } from "./create-empty-usage";
 export { ArborError } from "./errors/arbor-error";
 export { type ClassifyProviderErrorOptions, classifyProviderError } from "./errors/classify-provider-error";
+export { hasErrorMarker, setErrorMarker } from "./errors/error-marker";
 export type { HeaderSource } from "./errors/header-lookup";
 export { parseRetryAfter } from "./errors/parse-retry-after";
 export { ProviderError, type ProviderErrorCode, type ProviderErrorOptions } from "./errors/provider-error";

@@ -1,4 +1,6 @@
-import { ArborError } from "@arbor/providers";
+import { ArborError, hasErrorMarker, setErrorMarker } from "@arbor/providers";
+
+const MARKER = Symbol.for("arbor.error.runtime");
 
 /**
  * Stable codes of {@link RuntimeError}:
@@ -70,10 +72,19 @@ export class RuntimeError extends ArborError {
   constructor(code: RuntimeErrorCode, message: string, details: RuntimeErrorDetails = {}) {
     super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = "RuntimeError";
+    setErrorMarker(this, MARKER);
     this.code = code;
     this.tokens = details.tokens;
     this.threshold = details.threshold;
     this.contextWindow = details.contextWindow;
     this.entryId = details.entryId;
+  }
+
+  /**
+   * True for a `RuntimeError` only (not for other Arbor errors), whichever copy of the package created
+   * the error: checks the global-symbol marker `Symbol.for("arbor.error.runtime")`, not the prototype chain.
+   */
+  static override isInstance(value: unknown): value is RuntimeError {
+    return hasErrorMarker(value, MARKER);
   }
 }

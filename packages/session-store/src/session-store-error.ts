@@ -1,4 +1,6 @@
-import { ArborError } from "@arbor/providers";
+import { ArborError, hasErrorMarker, setErrorMarker } from "@arbor/providers";
+
+const MARKER = Symbol.for("arbor.error.session-store");
 
 /**
  * Stable codes of {@link SessionStoreError}:
@@ -54,10 +56,19 @@ export class SessionStoreError extends ArborError {
   ) {
     super(code, `${message} (${describeLocation(location)})`, { cause: location.cause });
     this.name = "SessionStoreError";
+    setErrorMarker(this, MARKER);
     this.sessionFile = location.sessionFile;
     this.line = location.line;
     this.entryId = location.entryId;
     this.reason = location.reason;
+  }
+
+  /**
+   * True for a `SessionStoreError` only (not for other Arbor errors), whichever copy of the package created
+   * the error: checks the global-symbol marker `Symbol.for("arbor.error.session-store")`, not the prototype chain.
+   */
+  static override isInstance(value: unknown): value is SessionStoreError {
+    return hasErrorMarker(value, MARKER);
   }
 }
 

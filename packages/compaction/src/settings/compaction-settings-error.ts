@@ -1,4 +1,6 @@
-import { ArborError } from "@arbor/providers";
+import { ArborError, hasErrorMarker, setErrorMarker } from "@arbor/providers";
+
+const MARKER = Symbol.for("arbor.error.compaction-settings");
 
 /**
  * Thrown by {@link resolveCompactionSettings} for a setting that is present but invalid. `key` is the
@@ -15,8 +17,17 @@ export class CompactionSettingsError extends ArborError {
   constructor(key: string, value: unknown, expected: string) {
     super("INVALID_COMPACTION_SETTING", `Invalid ${key} setting: ${describe(value)}. Expected ${expected}.`);
     this.name = "CompactionSettingsError";
+    setErrorMarker(this, MARKER);
     this.key = key;
     this.value = value;
+  }
+
+  /**
+   * True for a `CompactionSettingsError` only (not for other Arbor errors), whichever copy of the package created
+   * the error: checks the global-symbol marker `Symbol.for("arbor.error.compaction-settings")`, not the prototype chain.
+   */
+  static override isInstance(value: unknown): value is CompactionSettingsError {
+    return hasErrorMarker(value, MARKER);
   }
 }
 

@@ -5,16 +5,16 @@
  */
 const ARBOR_ERROR_MARKER = Symbol.for("arbor.error");
 
-/** Sets the non-enumerable Arbor error marker on `error`. Mutates `error`. */
-export function markAsArborError(error: Error): void {
+/**
+ * Sets the non-enumerable Arbor error marker on `error`, plus `classMarker`, the marker of the error's
+ * own class (its static `isInstance` checks that one). Mutates `error`.
+ */
+export function markAsArborError(error: Error, classMarker: symbol): void {
   Object.defineProperty(error, ARBOR_ERROR_MARKER, { value: true, enumerable: false });
+  Object.defineProperty(error, classMarker, { value: true, enumerable: false });
 }
 
-/** True when `value` carries the Arbor error marker, whichever package or copy created it. */
-export function hasArborErrorMarker(value: unknown): boolean {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    (value as Record<symbol, unknown>)[ARBOR_ERROR_MARKER] === true
-  );
+/** True when `value` is an object carrying `marker`, whichever package or copy set it. Never throws. */
+export function hasMarker(value: unknown, marker: symbol): boolean {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[marker] === true;
 }

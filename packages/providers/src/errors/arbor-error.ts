@@ -1,3 +1,5 @@
+import { hasErrorMarker, setErrorMarker } from "./error-marker";
+
 const MARKER = Symbol.for("arbor.error");
 
 /**
@@ -7,6 +9,10 @@ const MARKER = Symbol.for("arbor.error");
  * `ArborError.isInstance(value)` works across duplicated installs of the package (it checks a
  * global-symbol marker, not the prototype chain), so mixing layer versions stays safe. Other packages
  * (for example `@arbor/extensions`) define errors with the same marker without importing this one.
+ *
+ * Every subclass has its own marker and its own static `isInstance` (see {@link setErrorMarker}):
+ * `CompactionError.isInstance(new RuntimeError(...))` is `false`. A subclass you write should do the
+ * same, or its `isInstance` is `ArborError`'s and accepts every Arbor error.
  */
 export class ArborError extends Error {
   /** Stable machine-readable code, for example `SESSION_LOCKED`. */
@@ -15,11 +21,11 @@ export class ArborError extends Error {
     super(message, options);
     this.name = "ArborError";
     this.code = code;
-    Object.defineProperty(this, MARKER, { value: true, enumerable: false });
+    setErrorMarker(this, MARKER);
   }
 
   /** True for any Arbor error, whichever copy of the package created it. */
   static isInstance(value: unknown): value is ArborError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+    return hasErrorMarker(value, MARKER);
   }
 }

@@ -1,4 +1,5 @@
 import { ArborError } from "./arbor-error";
+import { hasErrorMarker, setErrorMarker } from "./error-marker";
 
 const PROVIDER_MARKER = Symbol.for("arbor.error.provider");
 
@@ -87,7 +88,7 @@ export class ProviderError extends ArborError {
     this.provider = options.provider;
     this.providerCode = options.providerCode;
     this.envVar = options.envVar;
-    Object.defineProperty(this, PROVIDER_MARKER, { value: true, enumerable: false });
+    setErrorMarker(this, PROVIDER_MARKER);
   }
 
   /** True when sending the same request again may succeed (rate limits, server and network errors). */
@@ -97,10 +98,6 @@ export class ProviderError extends ArborError {
 
   /** True for any provider error, whichever copy of the package created it. */
   static override isInstance(value: unknown): value is ProviderError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[PROVIDER_MARKER] === true
-    );
+    return hasErrorMarker(value, PROVIDER_MARKER);
   }
 }

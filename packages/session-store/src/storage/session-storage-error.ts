@@ -1,4 +1,6 @@
-import { ArborError } from "@arbor/providers";
+import { ArborError, hasErrorMarker, setErrorMarker } from "@arbor/providers";
+
+const MARKER = Symbol.for("arbor.error.session-storage");
 
 /**
  * Stable codes of {@link SessionStorageError}:
@@ -85,11 +87,20 @@ export class SessionStorageError extends ArborError {
   constructor(code: SessionStorageErrorCode, message: string, fields: SessionStorageErrorFields = {}) {
     super(code, message, fields.cause === undefined ? undefined : { cause: fields.cause });
     this.name = "SessionStorageError";
+    setErrorMarker(this, MARKER);
     this.code = code;
     this.path = fields.path;
     this.line = fields.line;
     this.entryId = fields.entryId;
     this.lockPath = fields.lockPath;
     this.holder = fields.holder;
+  }
+
+  /**
+   * True for a `SessionStorageError` only (not for other Arbor errors), whichever copy of the package created
+   * the error: checks the global-symbol marker `Symbol.for("arbor.error.session-storage")`, not the prototype chain.
+   */
+  static override isInstance(value: unknown): value is SessionStorageError {
+    return hasErrorMarker(value, MARKER);
   }
 }
