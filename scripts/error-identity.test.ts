@@ -16,7 +16,8 @@ type ErrorClass = (new (...args: never[]) => Error) & { isInstance?: (value: unk
 const FACTORIES: Record<string, (cls: ErrorClass) => Error> = {
   ArborError: (c) => new (c as unknown as new (code: string, m: string) => Error)("SOME_CODE", "m"),
   ProviderError: (c) => new (c as unknown as new (code: string, m: string) => Error)("PROVIDER_ABORTED", "m"),
-  ExtensionError: (c) => new (c as unknown as new (code: string, m: string) => Error)("EXTENSION_INVALID", "m"),
+  ExtensionError: (c) =>
+    new (c as unknown as new (code: string, m: string) => Error)("EXTENSION_INVALID", "m"),
   HookError: (c) =>
     new (c as unknown as new (code: string, m: string, d: object) => Error)("HOOK_FAILED", "m", {
       hookName: "h",
@@ -24,8 +25,10 @@ const FACTORIES: Record<string, (cls: ErrorClass) => Error> = {
     }),
   AgentLoopError: (c) =>
     new (c as unknown as new (code: string, m: string) => Error)("AGENT_LOOP_CONFIG_INVALID", "m"),
-  SessionStoreError: (c) => new (c as unknown as new (code: string, m: string) => Error)("ENTRY_NOT_FOUND", "m"),
-  SessionStorageError: (c) => new (c as unknown as new (code: string, m: string) => Error)("SESSION_CLOSED", "m"),
+  SessionStoreError: (c) =>
+    new (c as unknown as new (code: string, m: string) => Error)("ENTRY_NOT_FOUND", "m"),
+  SessionStorageError: (c) =>
+    new (c as unknown as new (code: string, m: string) => Error)("SESSION_CLOSED", "m"),
   CompactionError: (c) =>
     new (c as unknown as new (code: string, m: string, o: object) => Error)("SUMMARY_EMPTY", "m", {
       stage: "history",
@@ -34,7 +37,11 @@ const FACTORIES: Record<string, (cls: ErrorClass) => Error> = {
     new (c as unknown as new (key: string, v: unknown, e: string) => Error)("compaction.x", 1, "y"),
   RuntimeError: (c) => new (c as unknown as new (code: string, m: string) => Error)("SESSION_BUSY", "m"),
   SettingsError: (c) =>
-    new (c as unknown as new (code: string, f: string, m: string) => Error)("SETTINGS_INVALID", "/f.json", "m"),
+    new (c as unknown as new (code: string, f: string, m: string) => Error)(
+      "SETTINGS_INVALID",
+      "/f.json",
+      "m",
+    ),
 };
 
 interface FoundClass {
@@ -58,7 +65,10 @@ async function exportedErrorClasses(): Promise<FoundClass[]> {
     for (const [subpath, target] of Object.entries(manifest.exports)) {
       const file = typeof target === "string" ? target : target.import;
       if (!file?.endsWith(".js")) continue;
-      const mod = (await import(pathToFileURL(path.join(packagesDir, dir, file)).href)) as Record<string, unknown>;
+      const mod = (await import(pathToFileURL(path.join(packagesDir, dir, file)).href)) as Record<
+        string,
+        unknown
+      >;
       for (const [name, value] of Object.entries(mod)) {
         if (typeof value !== "function" || !(value.prototype instanceof Error)) continue;
         const cls = value as ErrorClass;
@@ -94,7 +104,9 @@ describe("error identity", async () => {
   for (const own of classes) {
     it(`${own.entry} ${own.name}: isInstance accepts its own instances and rejects the others'`, () => {
       expect(typeof own.cls.isInstance).toBe("function");
-      expect(Object.hasOwn(own.cls, "isInstance"), `${own.name} must define its own static isInstance`).toBe(true);
+      expect(Object.hasOwn(own.cls, "isInstance"), `${own.name} must define its own static isInstance`).toBe(
+        true,
+      );
       const factory = FACTORIES[own.name];
       if (!factory) throw new Error(`no factory for ${own.name}`);
       const instance = factory(own.cls);

@@ -1,3 +1,4 @@
+import { version } from "../package.json";
 import type { CliIo } from "./cli-io";
 import { HELP_TEXT } from "./help-text";
 import { parseCliArgs } from "./parse-cli-args";
@@ -5,8 +6,8 @@ import { reportError } from "./report-error";
 
 export type { CliIo } from "./cli-io";
 
-/** The CLI's version (printed by `--version`). */
-export const CLI_VERSION = "0.1.0";
+/** The CLI's version (printed by `--version`), read from its package.json when the CLI is built. */
+export const CLI_VERSION: string = version;
 
 /**
  * Runs the CLI with the given arguments and returns the process exit code. Never throws: errors are

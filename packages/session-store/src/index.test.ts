@@ -33,3 +33,10 @@ it("exports exactly these runtime names", async () => {
     ]
   `);
 });
+
+it("VERSION is the version in package.json", async () => {
+  const { VERSION } = await import("./index");
+  const manifest = await import("../package.json");
+  expect(VERSION).toBe(manifest.version);
+  expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
+});

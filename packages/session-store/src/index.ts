@@ -1,5 +1,7 @@
-/** Package version of @arbor/session-store. */
-export const VERSION = "0.1.0";
+import { version } from "../package.json";
+
+/** Package version of @arbor/session-store, read from its package.json when the package is built. */
+export const VERSION: string = version;
 
 export type { InMemorySessionStoreOptions } from "./create-in-memory-session-store";
 export { createInMemorySessionStore } from "./create-in-memory-session-store";
