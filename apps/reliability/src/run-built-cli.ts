@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +29,8 @@ export interface RunBuiltCliOptions {
   input?: string;
   /** Kill the CLI (SIGKILL) after this long. Default 60 s. */
   timeoutMs?: number;
+  /** Called with the child process right after it starts (to signal it or watch its memory). */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 /**
@@ -48,6 +50,7 @@ export function runBuiltCli(args: readonly string[], options: RunBuiltCliOptions
       env: options.env,
       stdio: ["pipe", "pipe", "pipe"],
     });
+    options.onSpawn?.(child);
     let stdout = "";
     let stderr = "";
     let timedOut = false;

@@ -17,6 +17,7 @@ import type { AgentCommandOptions } from "../parse-cli-args";
 import { openAgentSessionStore, type SessionChoice } from "../sessions/open-agent-session-store";
 import { warnAboutIssue } from "../sessions/warn-about-issue";
 import { createCodingTools } from "../tools/create-coding-tools";
+import type { PathGuard } from "../tools/path-guard";
 import { buildSystemPrompt } from "./build-system-prompt";
 import { resolveExtensionPaths } from "./resolve-extension-paths";
 
@@ -31,6 +32,8 @@ export interface AgentEnvironment {
   customModels: CustomModelDefinition[];
   extensions: string[];
   tools: AgentTool[];
+  /** Decides which paths the file tools may touch; the interactive mode sets its `confirm`. */
+  toolGuard: PathGuard;
   thinkingLevel: ReasoningLevel | undefined;
   options: AgentCommandOptions;
   /** Prints a warning for a problem found in a session file (at open or when an entry is read). */
@@ -57,14 +60,17 @@ export function loadAgentEnvironment(options: AgentCommandOptions, io: CliIo): A
       `--thinking expects one of ${THINKING_LEVELS.join(", ")}, got "${options.thinking}"`,
     );
   }
+  const settings = loadSettings({ cwd, arborHome }).settings;
+  const codingTools = createCodingTools(cwd, settings.tools);
   return {
     env,
     cwd,
     arborHome,
-    settings: loadSettings({ cwd, arborHome }).settings,
+    settings,
     customModels: loadCustomModels({ arborHome, cwd }),
     extensions: resolveExtensionPaths({ arborHome, cwd }),
-    tools: createCodingTools(cwd),
+    tools: codingTools.tools,
+    toolGuard: codingTools.guard,
     thinkingLevel: options.thinking as ReasoningLevel | undefined,
     options,
     onIssue: (issue) => warnAboutIssue(issue, io),

@@ -12,6 +12,7 @@ import { canPickFrom, pickFromList } from "../interactive/pick-from-list";
 import { pickSession } from "../interactive/slash/resume-slash-command";
 import { createTerminalStyle } from "../interactive/terminal-style";
 import type { CliCommand } from "../parse-cli-args";
+import { onTerminationSignal } from "../process/termination-signals";
 import type { SessionChoice } from "../sessions/open-agent-session-store";
 
 /**
@@ -52,7 +53,12 @@ export async function runInteractiveCommand(
       { input: process.stdin, output },
       io,
     );
-    return await app.run();
+    const stopListening = onTerminationSignal((signal) => app.terminate(signal));
+    try {
+      return await app.run();
+    } finally {
+      stopListening();
+    }
   } catch (error) {
     store.close();
     throw error;

@@ -12,6 +12,7 @@ import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
 import type { CliCommand } from "../parse-cli-args";
+import { exitCodeForSignal, onTerminationSignal } from "../process/termination-signals";
 
 type PrintCommand = Extract<CliCommand, { kind: "print" }>;
 
@@ -35,8 +36,9 @@ function noteFor(event: AgentSessionEvent): string | undefined {
 
 /**
  * `arbor -p "prompt"`: runs the prompt to completion (tool calls included) and prints the final
- * answer on stdout; with `--json`, every session event as one JSON line instead. Ctrl-C aborts the
- * run (exit 130). A model failure or a session error is one line on stderr with exit code 1.
+ * answer on stdout; with `--json`, every session event as one JSON line instead. SIGINT (Ctrl-C),
+ * SIGTERM or SIGHUP abort the run (tool processes are killed at once) and end with 128 + the
+ * signal's number (130, 143, 129) once the session is closed. A model failure or a session error is one line on stderr with exit code 1.
  */
 export async function runPrintCommand(command: PrintCommand, io: CliIo): Promise<number> {
   if (command.resume) {
@@ -48,10 +50,18 @@ export async function runPrintCommand(command: PrintCommand, io: CliIo): Promise
   const environment = loadAgentEnvironment(command, io);
   const store = openStoreFor(environment, sessionChoiceOf(command));
   let session: AgentSession | undefined;
-  const onInterrupt = () => void session?.abort();
+  let stoppedBy: NodeJS.Signals | undefined;
+  const stopListening = onTerminationSignal((signal) => {
+    stoppedBy = signal;
+    void session?.abort();
+  });
   try {
     const binding = await bindModel(environment, { sessionModel: store.getProjection().model });
     session = await startAgentSession(environment, store, binding);
+    if (stoppedBy !== undefined) {
+      io.stderr.write(`arbor: stopped by ${stoppedBy}\n`);
+      return exitCodeForSignal(stoppedBy);
+    }
     session.subscribe((event) => {
       if (command.json) {
         io.stdout.write(`${eventToJson(event)}\n`);
@@ -60,12 +70,15 @@ export async function runPrintCommand(command: PrintCommand, io: CliIo): Promise
       const note = noteFor(event);
       if (note) io.stderr.write(`arbor: ${note}\n`);
     });
-    process.on("SIGINT", onInterrupt);
     const result = await session.prompt(command.prompt ?? "");
     const last = result.lastAssistant;
-    if (result.stopReason === "aborted" || last?.stopReason === "aborted") {
-      io.stderr.write("arbor: aborted\n");
-      return 130;
+    if (stoppedBy !== undefined || result.stopReason === "aborted" || last?.stopReason === "aborted") {
+      io.stderr.write(
+        stoppedBy === undefined || stoppedBy === "SIGINT"
+          ? "arbor: aborted\n"
+          : `arbor: stopped by ${stoppedBy}\n`,
+      );
+      return exitCodeForSignal(stoppedBy ?? "SIGINT");
     }
     if (result.error) {
       io.stderr.write(`arbor: ${result.error.message.replace(/\s*\n\s*/g, " ")}\n`);
@@ -83,7 +96,7 @@ export async function runPrintCommand(command: PrintCommand, io: CliIo): Promise
     }
     return 0;
   } finally {
-    process.off("SIGINT", onInterrupt);
+    stopListening();
     await session?.dispose();
     store.close();
   }

@@ -1,9 +1,12 @@
+import path from "node:path";
 import readline from "node:readline";
 import type { AgentSession } from "@arbor/runtime";
 import type { SessionStore } from "@arbor/session-store";
 import type { AgentEnvironment, ModelBinding } from "../agent/prepare-agent";
 import type { CliIo } from "../cli-io";
+import { exitCodeForSignal } from "../process/termination-signals";
 import { reportError } from "../report-error";
+import type { OutsideAccessAnswer, OutsideAccessRequest } from "../tools/path-guard";
 import { formatStatusLine } from "./format-status-line";
 import type { InteractiveContext } from "./interactive-context";
 import { canPickFrom, type PickFromListOptions, pickFromList } from "./pick-from-list";
@@ -38,6 +41,7 @@ export class InteractiveApp implements InteractiveContext {
   private busy = false;
   private closing = false;
   private lastInterrupt = 0;
+  private exitCode = 0;
   private cost = 0;
   private finish: ((code: number) => void) | undefined;
 
@@ -59,6 +63,7 @@ export class InteractiveApp implements InteractiveContext {
     });
     this.current = { session, store, binding, unsubscribe: this.attach(session) };
     this.cost = session.getSessionStats().cost;
+    environment.toolGuard.confirm = (request) => this.confirmOutside(request);
   }
 
   get session(): AgentSession {
@@ -91,7 +96,7 @@ export class InteractiveApp implements InteractiveContext {
       const pending = this.pendingAnswer;
       this.pendingAnswer = undefined;
       pending?.("");
-      if (!this.busy) this.finish?.(0);
+      if (!this.busy) this.finish?.(this.exitCode);
     });
     this.print(this.style.bold(`arbor · ${this.describeSession()}`));
     this.print(this.style.dim("Type a request, /help for commands, Ctrl-C to abort a run, Ctrl-D to quit."));
@@ -161,7 +166,31 @@ export class InteractiveApp implements InteractiveContext {
     this.rl?.close();
   }
 
+  /**
+   * Ends the app after a termination signal: aborts a running prompt and quits once it has stopped;
+   * `run` then resolves with 128 + the signal's number.
+   */
+  terminate(signal: NodeJS.Signals): void {
+    this.exitCode = exitCodeForSignal(signal);
+    if (this.busy) void this.session.abort();
+    this.quit();
+  }
+
   private pendingPrefill: string | undefined;
+
+  /** Asks whether a file tool may use a path outside the working folder (the path guard's `confirm`). */
+  private async confirmOutside(request: OutsideAccessRequest): Promise<OutsideAccessAnswer> {
+    this.renderer.stopSpinner();
+    const folder = path.dirname(request.realPath);
+    const answer = await this.ask(
+      this.style.yellow(
+        `${request.tool} wants to ${request.access} ${request.realPath}, outside the working folder. Allow? [y]es once, [a]lways for ${folder} in this run, [N]o: `,
+      ),
+    );
+    if (/^(y|yes)$/i.test(answer)) return "once";
+    if (/^(a|always)$/i.test(answer)) return "folder";
+    return "deny";
+  }
 
   private attach(session: AgentSession): () => void {
     return session.subscribe((event) => {
@@ -240,7 +269,7 @@ export class InteractiveApp implements InteractiveContext {
       this.busy = false;
     }
     if (this.closing) {
-      this.finish?.(0);
+      this.finish?.(this.exitCode);
       return;
     }
     if (this.finish) {

@@ -4,6 +4,7 @@ import { createScriptedProvider } from "@arbor/providers/testing";
 import { createInMemorySessionStore } from "@arbor/session-store";
 import { describe, expect, it } from "vitest";
 import type { AgentEnvironment, ModelBinding } from "../agent/prepare-agent";
+import { PathGuard } from "../tools/path-guard";
 import { startNextSession } from "./start-next-session";
 
 const environment: AgentEnvironment = {
@@ -14,6 +15,7 @@ const environment: AgentEnvironment = {
   customModels: [],
   extensions: [],
   tools: [],
+  toolGuard: new PathGuard({ cwd: os.tmpdir() }),
   thinkingLevel: undefined,
   options: {} as AgentEnvironment["options"],
   onIssue: () => {},

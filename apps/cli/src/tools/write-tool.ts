@@ -1,13 +1,17 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { type CodingTool, textOutput } from "./coding-tool";
-import { requireString, resolveToolPath } from "./tool-arguments";
+import { openRegularFile } from "./open-regular-file";
+import type { PathGuard } from "./path-guard";
+import { requireString } from "./tool-arguments";
 
 /**
- * The `write` tool: creates or overwrites a file with `content`, creating parent folders. Throws when
- * the path is a folder or cannot be written.
+ * The `write` tool: creates or overwrites a file with `content`, creating parent folders. Only
+ * regular files inside the folders the {@link PathGuard} allows are written. Throws when the path is a
+ * folder, a FIFO, device or socket (`TOOL_NOT_REGULAR_FILE`, nothing is written), is refused
+ * (`TOOL_PATH_OUTSIDE_FOLDER`), or cannot be written.
  */
-export function createWriteTool(cwd: string): CodingTool {
+export function createWriteTool(guard: PathGuard): CodingTool {
   return {
     name: "write",
     description: "Write a file: creates it (and its parent folders) or overwrites it with the given content.",
@@ -22,16 +26,18 @@ export function createWriteTool(cwd: string): CodingTool {
     async execute(args) {
       const filePath = requireString("write", args, "path");
       const content = requireString("write", args, "content");
-      const absolute = resolveToolPath(cwd, filePath);
-      const existed = await fs.stat(absolute).then(
-        (stat) => {
-          if (stat.isDirectory()) throw new Error(`${filePath} is a folder, not a file`);
-          return true;
-        },
+      const realPath = await guard.resolve("write", filePath, "write");
+      const existed = await fs.lstat(realPath).then(
+        () => true,
         () => false,
       );
-      await fs.mkdir(path.dirname(absolute), { recursive: true });
-      await fs.writeFile(absolute, content, "utf8");
+      await fs.mkdir(path.dirname(realPath), { recursive: true });
+      const handle = await openRegularFile(realPath, { tool: "write", shownPath: filePath, mode: "write" });
+      try {
+        await handle.writeFile(content, "utf8");
+      } finally {
+        await handle.close();
+      }
       const bytes = Buffer.byteLength(content, "utf8");
       return textOutput(`${existed ? "Overwrote" : "Created"} ${filePath} (${bytes} bytes)`, {
         path: filePath,

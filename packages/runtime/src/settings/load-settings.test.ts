@@ -81,6 +81,24 @@ describe("loadSettings", () => {
     expect(fs.readFileSync(file, "utf8")).toBe("{ not json");
   });
 
+  it("reads the tools section and rejects a relative allowed folder or an unknown tools key", () => {
+    const home = tempDir();
+    const file = path.join(home, "settings.json");
+    write(file, { tools: { bashTimeoutSeconds: 0, allowedFolders: ["/srv/data", "~/notes", "~"] } });
+    expect(readSettingsFile(file)?.tools).toEqual({
+      bashTimeoutSeconds: 0,
+      allowedFolders: ["/srv/data", "~/notes", "~"],
+    });
+    write(file, { tools: { allowedFolders: ["../elsewhere"] } });
+    expect(() => readSettingsFile(file)).toThrow(
+      /tools\.allowedFolders\.0: "\.\.\/elsewhere": must be an absolute path or start with ~\//,
+    );
+    write(file, { tools: { bashTimeoutSeconds: -1 } });
+    expect(() => readSettingsFile(file)).toThrow(/tools\.bashTimeoutSeconds/);
+    write(file, { tools: { timeout: 5 } });
+    expect(() => readSettingsFile(file)).toThrow(/unknown key\(s\) timeout/);
+  });
+
   it("resolves ARBOR_HOME", () => {
     expect(resolveArborHome({ ARBOR_HOME: "/tmp/x" })).toBe("/tmp/x");
     expect(resolveArborHome({})).toBe(path.join(os.homedir(), ".arbor"));

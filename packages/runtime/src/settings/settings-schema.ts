@@ -34,4 +34,19 @@ export const settingsFileSchema = z.looseObject({
   defaultThinkingLevel: z.enum(["off", "minimal", "low", "medium", "high"]).optional(),
   extensions: z.array(z.string().min(1)).optional(),
   extensionTimeoutMs: tokenCount.optional(),
+  tools: z
+    .strictObject({
+      bashTimeoutSeconds: tokenCount.optional(),
+      allowedFolders: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .refine((folder) => folder === "~" || folder.startsWith("/") || folder.startsWith("~/"), {
+              message: "must be an absolute path or start with ~/",
+            }),
+        )
+        .optional(),
+    })
+    .optional(),
 });

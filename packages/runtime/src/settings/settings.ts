@@ -37,6 +37,16 @@ export interface Settings {
   extensions?: string[];
   /** Per-handler timeout for extension hooks, in milliseconds. */
   extensionTimeoutMs?: number;
+  /** Limits of the built-in coding tools of the `arbor` CLI. */
+  tools?: {
+    /** Seconds after which a `bash` call that names no timeout is stopped; `0` for no limit. Default 120. */
+    bashTimeoutSeconds?: number;
+    /**
+     * Folders besides the working folder that `read`, `write` and `edit` may use without asking
+     * (absolute, or starting with `~/`). Symlinks are resolved before the check.
+     */
+    allowedFolders?: string[];
+  };
   /** Unknown keys are preserved (read by extensions). */
   [key: string]: unknown;
 }
