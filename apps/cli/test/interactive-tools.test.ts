@@ -4,6 +4,7 @@ import path from "node:path";
 import { startWireServer, type TestLlmServer, textReply, toolCallReply } from "@arbor/providers/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertCliBuilt } from "./helpers/cli-paths";
+import { processesWith } from "./helpers/processes-with";
 import { PtySession } from "./helpers/pty-session";
 
 let server: TestLlmServer;
@@ -47,25 +48,6 @@ function start(args: string[] = []): PtySession {
   return pty;
 }
 
-/** Live processes whose command line contains `marker`. */
-function processesWith(marker: string): number[] {
-  return fs
-    .readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((name) => {
-      try {
-        const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
-        return (
-          fs.readFileSync(`/proc/${name}/cmdline`, "utf8").replace(/\0/g, " ").includes(marker) &&
-          !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")
-        );
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
 async function waitUntil(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
@@ -106,7 +88,9 @@ describe("the coding tools in the interactive mode", () => {
     at = await tty.waitFor("Done outside.", { from: at });
     // The folder was allowed for the rest of the run: the read after it was not asked about.
     expect(tty.screen.slice(0, at).match(/Allow\?/g) ?? []).toHaveLength(3);
-    expect(tty.screen.slice(0, at)).toMatch(/✓ Created \S+new\.txt \(1 bytes\)[\s\S]*✓ outside notes[\s\S]*Done outside\./);
+    expect(tty.screen.slice(0, at)).toMatch(
+      /✓ Created \S+new\.txt \(1 bytes\)[\s\S]*✓ outside notes[\s\S]*Done outside\./,
+    );
     expect(fs.readFileSync(path.join(outside, "new.txt"), "utf8")).toBe("x");
   });
 

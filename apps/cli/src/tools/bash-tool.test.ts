@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { processesWith } from "../../test/helpers/processes-with";
 import { createBashTool } from "./bash-tool";
 import { killAllToolProcesses } from "./tool-processes";
 import { toolContext } from "./tool-test-context";
@@ -17,23 +18,6 @@ afterEach(() => {
 
 function text(output: { content: Array<{ type: string; text?: string }> }): string {
   return output.content.map((block) => block.text ?? "").join("");
-}
-
-/** Pids of running processes whose command line contains `marker` (zombies excluded). */
-function processesWith(marker: string): number[] {
-  return fs
-    .readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((name) => {
-      try {
-        const cmdline = fs.readFileSync(`/proc/${name}/cmdline`, "utf8").replace(/\0/g, " ");
-        const state = fs.readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]?.[0];
-        return cmdline.includes(marker) && state !== "Z";
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 /** A sleep duration no other process uses, to find the command's processes by their command line. */
