@@ -1,5 +1,6 @@
 import { version } from "../package.json";
 import type { CliIo } from "./cli-io";
+import { sanitizeTerminalText } from "./format/sanitize-terminal-text";
 import { HELP_TEXT } from "./help-text";
 import { parseCliArgs } from "./parse-cli-args";
 import { reportError } from "./report-error";
@@ -10,11 +11,30 @@ export type { CliIo } from "./cli-io";
 export const CLI_VERSION: string = version;
 
 /**
+ * A stream whose writes are made inert (`sanitizeTerminalText`): what the commands print comes from
+ * session files, models and tools. Keeps `isTTY` and `columns` of the stream it wraps.
+ */
+function inertStream(stream: CliIo["stdout"]): CliIo["stdout"] {
+  return {
+    write: (chunk: string) => stream.write(sanitizeTerminalText(chunk)),
+    get isTTY() {
+      return (stream as { isTTY?: boolean }).isTTY;
+    },
+    get columns() {
+      return (stream as { columns?: number }).columns;
+    },
+  } as CliIo["stdout"];
+}
+
+/**
  * Runs the CLI with the given arguments and returns the process exit code. Never throws: errors are
  * printed by {@link reportError} as one line on stderr. Commands are loaded on demand so that the
- * offline commands never load a provider SDK.
+ * offline commands never load a provider SDK. Everything the commands write to `io` is made inert on
+ * a terminal (escape and control sequences removed; JSON output has them escaped already); the
+ * interactive mode draws on the terminal itself and sanitizes what it draws.
  */
-export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(args: readonly string[], rawIo: CliIo): Promise<number> {
+  const io: CliIo = { ...rawIo, stdout: inertStream(rawIo.stdout), stderr: inertStream(rawIo.stderr) };
   try {
     const command = parseCliArgs(args);
     switch (command.kind) {

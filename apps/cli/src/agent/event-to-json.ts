@@ -1,12 +1,15 @@
+import { safeJsonStringify } from "../format/safe-json-stringify";
+
 /**
  * Serializes a session event as one JSON line for `arbor -p --json`. Errors (which `JSON.stringify`
  * turns into `{}`) become `{ name, code, message }`. A `message-update` is written without the partial
  * message it carries twice (`message` and `providerEvent.partial`): its provider event (the delta) is
  * enough, and the whole message follows with `message-end`. That keeps the output linear in the
- * length of an answer instead of quadratic. Everything else is written as is.
+ * length of an answer instead of quadratic. Everything else is written as is; control characters in
+ * strings are escaped (see `safeJsonStringify`), so the line is inert on a terminal.
  */
 export function eventToJson(event: unknown): string {
-  return JSON.stringify(withoutPartialMessage(event), (_key, value: unknown) => {
+  return safeJsonStringify(withoutPartialMessage(event), (_key, value: unknown) => {
     if (value instanceof Error) {
       const code = (value as { code?: unknown }).code;
       return { name: value.name, ...(code !== undefined ? { code } : {}), message: value.message };

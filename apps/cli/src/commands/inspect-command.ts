@@ -1,6 +1,7 @@
 import { resolveArborHome } from "@arbor/runtime";
 import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
+import { safeJsonStringify } from "../format/safe-json-stringify";
 import { buildInspectReport } from "../inspect/build-inspect-report";
 import { formatInspectReport } from "../inspect/format-inspect-report";
 import type { CliCommand } from "../parse-cli-args";
@@ -40,7 +41,7 @@ export async function runInspectCommand(
       full: command.full,
     });
     if (command.json) {
-      io.stdout.write(`${JSON.stringify(report)}\n`);
+      io.stdout.write(`${safeJsonStringify(report)}\n`);
       return 0;
     }
     const labels = [...store.getLabels()].map(([targetId, resolved]) => ({

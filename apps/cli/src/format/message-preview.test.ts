@@ -66,3 +66,9 @@ describe("previewMessage", () => {
     expect(clip("abcdefghij", 5)).toBe("abcd…");
   });
 });
+
+describe("clip", () => {
+  it("removes escape sequences and bidi overrides from previews", () => {
+    expect(clip("a\u001b]0;title\u0007b\u001b[2Jc\u202ed\u009b31me", 80)).toBe("abcde");
+  });
+});

@@ -1,8 +1,12 @@
 import type { AgentMessage } from "@arbor/agent-loop";
+import { sanitizeTerminalText } from "./sanitize-terminal-text";
 
-/** Collapses whitespace and cuts `text` to `width` characters with an ellipsis. */
+/**
+ * Makes `text` one inert line for a listing: escape and control sequences removed (see
+ * `sanitizeTerminalText`), whitespace collapsed, cut to `width` characters with an ellipsis.
+ */
 export function clip(text: string, width: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = sanitizeTerminalText(text).replace(/\s+/g, " ").trim();
   return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
 }
 
@@ -20,7 +24,8 @@ function contentText(content: unknown): string {
 export function describeToolCall(name: string, args: Record<string, unknown>, width = 60): string {
   const main = args.path ?? args.command ?? args.pattern ?? args.query;
   const shown = typeof main === "string" ? main : Object.keys(args).length > 0 ? JSON.stringify(args) : "";
-  return `${name}(${clip(shown, Math.max(8, width - name.length - 2))})`;
+  const tool = clip(name, 40);
+  return `${tool}(${clip(shown, Math.max(8, width - tool.length - 2))})`;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AgentSession } from "@arbor/runtime";
 import type { SessionStore } from "@arbor/session-store";
 import type { AgentEnvironment, ModelBinding } from "../agent/prepare-agent";
 import type { CliIo } from "../cli-io";
+import { sanitizeTerminalText } from "../format/sanitize-terminal-text";
 import { exitCodeForSignal } from "../process/termination-signals";
 import { reportError } from "../report-error";
 import type { OutsideAccessAnswer, OutsideAccessRequest } from "../tools/path-guard";
@@ -117,7 +118,7 @@ export class InteractiveApp implements InteractiveContext {
   ask(question: string): Promise<string> {
     return new Promise((resolve) => {
       this.pendingAnswer = (line) => resolve(line.trim());
-      this.rl?.setPrompt(question);
+      this.rl?.setPrompt(sanitizeTerminalText(question, { keepStyles: true }).replace(/\n/g, " "));
       this.rl?.prompt();
     });
   }
@@ -132,7 +133,8 @@ export class InteractiveApp implements InteractiveContext {
   }
 
   prefill(text: string): void {
-    this.pendingPrefill = text;
+    // Typed into readline: a newline or carriage return would send it, an escape would move the cursor.
+    this.pendingPrefill = sanitizeTerminalText(text).replace(/[\n\t]/g, " ");
   }
 
   async switchTo(
@@ -184,7 +186,7 @@ export class InteractiveApp implements InteractiveContext {
     const folder = path.dirname(request.realPath);
     const answer = await this.ask(
       this.style.yellow(
-        `${request.tool} wants to ${request.access} ${request.realPath}, outside the working folder. Allow? [y]es once, [a]lways for ${folder} in this run, [N]o: `,
+        `${sanitizeTerminalText(request.tool)} wants to ${request.access} ${sanitizeTerminalText(request.realPath)}, outside the working folder. Allow? [y]es once, [a]lways for ${sanitizeTerminalText(folder)} in this run, [N]o: `,
       ),
     );
     if (/^(y|yes)$/i.test(answer)) return "once";
@@ -203,7 +205,7 @@ export class InteractiveApp implements InteractiveContext {
   }
 
   private describeSession(): string {
-    const name = this.store.getSessionName();
+    const name = sanitizeTerminalText(this.store.getSessionName() ?? "");
     const file = this.store.path ?? "in memory (not saved)";
     return `${name ? `"${name}" · ` : ""}${file} · ${this.session.model.provider}/${this.session.model.id}`;
   }
@@ -219,7 +221,7 @@ export class InteractiveApp implements InteractiveContext {
           tokens: usage ? usage.tokens : null,
           contextWindow: usage?.contextWindow ?? model.contextWindow,
           cost: this.cost,
-          session: this.store.getSessionName() ?? this.store.sessionId.slice(0, 8),
+          session: sanitizeTerminalText(this.store.getSessionName() ?? this.store.sessionId.slice(0, 8)),
         }),
       ),
     );

@@ -1,6 +1,8 @@
 import type { AgentSessionEvent } from "@arbor/runtime";
 import { formatInteger } from "../format/format-number";
 import { clip, describeToolCall } from "../format/message-preview";
+import { sanitizeTerminalText } from "../format/sanitize-terminal-text";
+import { TerminalTextStream } from "../format/terminal-text-stream";
 import { type Spinner, startSpinner } from "./spinner";
 import type { TerminalStyle } from "./terminal-style";
 
@@ -27,15 +29,24 @@ function firstLines(content: ReadonlyArray<{ type: string; text?: string }>): {
   return { first: lines[0] ?? "", more: Math.max(0, lines.length - 1) };
 }
 
+/** Untrusted text (from the model, a tool, a provider, an extension) made inert and kept on one line. */
+function inert(text: string): string {
+  return sanitizeTerminalText(text).replace(/\s*\n\s*/g, " ");
+}
+
 /**
  * Turns session events into terminal output: streamed assistant text, one line per tool call and
  * per result, compaction notices with a spinner while the summary is written, errors in red.
  * Keeps track of whether the cursor is mid-line so that notices always start on a fresh line.
+ * Every string an event carries is made inert (`sanitizeTerminalText`) before it is styled, and
+ * every line written keeps only Arbor's own styling (SGR) besides plain text.
  */
 export class SessionEventRenderer {
   private midLine = false;
   private spinner: Spinner | undefined;
   private thinkingShown = false;
+  /** The streamed answer, sanitized with escape sequences split across deltas held back. */
+  private answer = new TerminalTextStream();
 
   constructor(private readonly target: RenderTarget) {}
 
@@ -53,11 +64,11 @@ export class SessionEventRenderer {
     else this.line(this.target.style.dim(label));
   }
 
-  /** Writes one full line (on a fresh line). */
+  /** Writes one full line (on a fresh line); escape sequences other than styling (SGR) are removed. */
   line(text: string): void {
     this.stopSpinner();
     this.newLine();
-    this.target.write(`${text}\n`);
+    this.target.write(`${sanitizeTerminalText(text, { keepStyles: true })}\n`);
   }
 
   handle(event: AgentSessionEvent): void {
@@ -69,9 +80,7 @@ export class SessionEventRenderer {
       case "message-update": {
         const provider = event.providerEvent;
         if (provider.type === "text-delta") {
-          this.stopSpinner();
-          this.target.write(provider.delta);
-          this.midLine = !provider.delta.endsWith("\n");
+          this.writeAnswer(this.answer.push(provider.delta));
         } else if (provider.type === "thinking-delta" && !this.thinkingShown) {
           this.thinkingShown = true;
           this.line(style.dim("(thinking…)"));
@@ -80,9 +89,10 @@ export class SessionEventRenderer {
       }
       case "message-end":
         if (event.message.role === "assistant") {
+          this.writeAnswer(this.answer.flush());
           this.newLine();
           if (event.message.stopReason === "error") {
-            this.line(style.red(`✗ ${event.message.errorMessage ?? "the model request failed"}`));
+            this.line(style.red(`✗ ${inert(event.message.errorMessage ?? "the model request failed")}`));
           } else if (event.message.stopReason === "aborted") {
             this.line(style.yellow("(aborted)"));
           }
@@ -105,7 +115,9 @@ export class SessionEventRenderer {
         return;
       case "compaction_fallback":
         this.line(
-          style.yellow(`the model summary failed (${event.errorMessage}); using the offline summarizer`),
+          style.yellow(
+            `the model summary failed (${inert(event.errorMessage)}); using the offline summarizer`,
+          ),
         );
         return;
       case "compaction_end":
@@ -116,25 +128,33 @@ export class SessionEventRenderer {
               `◆ compacted (${event.reason}, ${result.summarizer} summary): ~${formatInteger(result.tokensBefore)} → ~${formatInteger(result.estimatedTokensAfter)} tokens`,
             ),
           );
-        } else if (event.errorMessage) this.line(style.red(`✗ compaction failed: ${event.errorMessage}`));
+        } else if (event.errorMessage)
+          this.line(style.red(`✗ compaction failed: ${inert(event.errorMessage)}`));
         else this.stopSpinner();
         return;
       case "session_error":
-        this.line(style.red(`✗ ${event.error.message}`));
+        this.line(style.red(`✗ ${inert(event.error.message)}`));
         return;
       case "hook_error":
         this.line(
           style.yellow(
-            `extension ${event.extensionId ?? "?"} failed in ${event.hookName}: ${event.error.message}`,
+            `extension ${inert(event.extensionId ?? "?")} failed in ${inert(event.hookName)}: ${inert(event.error.message)}`,
           ),
         );
         return;
       case "model_change":
-        this.line(style.dim(`model: ${event.provider}/${event.modelId}`));
+        this.line(style.dim(`model: ${inert(`${event.provider}/${event.modelId}`)}`));
         return;
       default:
         return;
     }
+  }
+
+  private writeAnswer(text: string): void {
+    if (text.length === 0) return;
+    this.stopSpinner();
+    this.target.write(text);
+    this.midLine = !text.endsWith("\n");
   }
 
   private newLine(): void {

@@ -57,4 +57,10 @@ describe("formatSessionTree", () => {
     }
     expect(formatSessionTree([current], { leafId: null, width: 80 }).split("\n")).toHaveLength(20_001);
   });
+
+  it("makes ids, labels and previews from the file inert and keeps each row on one line", () => {
+    const hostile = user("a\u001b]0;x\u0007b", "hi\u001b[2J\nthere\u202e");
+    const rows = sessionTreeRows([node(hostile, [], "lab\u009b8mel\r")], { leafId: null, width: 80 });
+    expect(rows.map((row) => row.text)).toEqual(["ab       user         hi there  [label]"]);
+  });
 });

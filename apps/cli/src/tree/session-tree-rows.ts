@@ -1,4 +1,5 @@
 import type { SessionTreeNode } from "@arbor/session-store";
+import { sanitizeTerminalText } from "../format/sanitize-terminal-text";
 import { describeEntry } from "./describe-entry";
 
 /** What {@link sessionTreeRows} shows besides the nodes. */
@@ -22,11 +23,18 @@ interface Frame {
   rest: string;
 }
 
+/** Text from a session file made inert and kept on one line. */
+function inline(text: string): string {
+  return sanitizeTerminalText(text).replace(/[\t\n]/g, " ");
+}
+
 /**
  * Renders a session forest as rows, one per entry, in display order (depth first, oldest child
  * first): `id kind preview`, with `[label]` markers, `◆` for compactions, `↩` for branch summaries
  * and `← leaf` on the current leaf. A chain of single children stays at one indentation; a fork
- * draws `├─`/`└─` branches. Iterative, so sessions of any depth render without recursion. Pure.
+ * draws `├─`/`└─` branches. Everything taken from the entries (ids, labels, names, previews) is made
+ * inert (see `sanitizeTerminalText`) and kept on one line. Iterative, so sessions of any depth render
+ * without recursion. Pure.
  */
 export function sessionTreeRows(
   roots: readonly SessionTreeNode[],
@@ -52,7 +60,7 @@ export function sessionTreeRows(
   for (let frame = stack.pop(); frame; frame = stack.pop()) {
     const { entry } = frame.node;
     const markers = [
-      frame.node.label ? `[${frame.node.label}]` : "",
+      frame.node.label ? `[${inline(frame.node.label)}]` : "",
       entry.id === options.leafId ? "← leaf" : "",
     ].filter(Boolean);
     const suffix = markers.length > 0 ? `  ${markers.join(" ")}` : "";
@@ -60,7 +68,7 @@ export function sessionTreeRows(
     const { kind, text } = describeEntry(entry, room);
     rows.push({
       id: entry.id,
-      text: `${frame.lead}${entry.id.padEnd(8)} ${kind.padEnd(12)} ${text}${suffix}`.trimEnd(),
+      text: `${frame.lead}${inline(entry.id).padEnd(8)} ${inline(kind).padEnd(12)} ${inline(text)}${suffix}`.trimEnd(),
     });
     pushChildren(frame.node.children, frame.rest);
   }

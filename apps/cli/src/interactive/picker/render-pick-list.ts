@@ -1,3 +1,4 @@
+import { sanitizeTerminalText } from "../../format/sanitize-terminal-text";
 import type { TerminalStyle } from "../terminal-style";
 import type { PickListState } from "./reduce-pick-list";
 
@@ -13,7 +14,8 @@ export interface RenderPickListOptions {
 /** The key help shown under the rows. */
 export const PICK_LIST_HINT = "↑/↓ move · PgUp/PgDn · Home/End · type to filter · Enter select · Esc cancel";
 
-function fit(text: string, width: number): string {
+function fit(raw: string, width: number): string {
+  const text = sanitizeTerminalText(raw).replace(/[\t\n]/g, " ");
   return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 

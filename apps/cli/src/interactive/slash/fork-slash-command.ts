@@ -24,7 +24,9 @@ export const forkSlashCommand: SlashCommandHandler = async (context) => {
   }
   users.forEach((entry, index) => {
     const text = entry.type === "message" ? textOf((entry.message as { content?: unknown }).content) : "";
-    context.print(`${String(index + 1).padStart(3)}. ${entry.id}  ${clip(text, context.columns - 18)}`);
+    context.print(
+      `${String(index + 1).padStart(3)}. ${clip(entry.id, 40)}  ${clip(text, context.columns - 18)}`,
+    );
   });
   const answer = await context.ask(`Fork before which message? (1-${users.length}, Enter to cancel): `);
   const picked = users[Number(answer) - 1];

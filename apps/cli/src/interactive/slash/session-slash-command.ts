@@ -1,4 +1,5 @@
 import { formatCost, formatInteger } from "../../format/format-number";
+import { sanitizeTerminalText } from "../../format/sanitize-terminal-text";
 import type { SlashCommandHandler } from "../interactive-context";
 
 /** `/session`: file, id, entries, messages, tokens, cost and context usage. */
@@ -30,5 +31,5 @@ export const sessionSlashCommand: SlashCommandHandler = async (context) => {
     ],
     ["Model", `${context.session.model.provider}/${context.session.model.id}`],
   ];
-  for (const [label, value] of rows) context.print(`${label.padEnd(9)}${value}`);
+  for (const [label, value] of rows) context.print(`${label.padEnd(9)}${sanitizeTerminalText(value)}`);
 };

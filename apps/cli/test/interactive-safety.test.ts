@@ -56,7 +56,7 @@ async function waitUntil(condition: () => boolean, what: string, timeoutMs = 15_
   }
 }
 
-describe("the coding tools in the interactive mode", () => {
+describe("safety in the interactive mode", () => {
   it("asks before a file tool leaves the working folder: no refuses, yes once, always for the folder", async () => {
     const notes = path.join(outside, "notes.txt");
     const tty = start();
@@ -108,5 +108,34 @@ describe("the coding tools in the interactive mode", () => {
     pty = undefined;
     await waitUntil(() => processesWith(`sleep ${sleeper}`).length === 0, "the command is gone");
     await waitUntil(() => !fs.existsSync(`${sessionFile}.lock`), "the session lock is released");
+  });
+
+  it("shows hostile model text and tool output inert in a real terminal, and keeps its own colors", async () => {
+    const ESC = "\u001b";
+    const hostile = `before${ESC}]52;c;cm0gLXJmIH4=\u0007${ESC}]0;PWNED${ESC}\\${ESC}[2J${ESC}c${ESC}[?1049h${ESC}[8m\u009b2J\u202eafter`;
+    const tty = start();
+    const at = await tty.waitFor("› ");
+    server.enqueue(
+      toolCallReply("bash", { command: "printf 'out\\033]0;T\\007\\033[2Jput'" }),
+      textReply(hostile),
+    );
+    tty.sendLine("go");
+    await tty.waitFor(/beforeafter[\s\S]*› /, { from: at });
+    const raw = tty.rawOutput;
+    for (const sequence of [
+      `${ESC}]`,
+      `${ESC}[2J`,
+      `${ESC}c`,
+      `${ESC}[?1049h`,
+      `${ESC}[8m`,
+      "\u009b",
+      "\u202e",
+    ]) {
+      expect(raw).not.toContain(sequence);
+    }
+    expect(tty.screen).toContain("✓ output");
+    // Arbor's own styling still reaches the terminal: the bold prompt and the dim status line.
+    expect(raw).toContain(`${ESC}[1m› ${ESC}[22m`);
+    expect(raw).toContain(`${ESC}[2manthropic/claude-sonnet-4-6 · context`);
   });
 });
