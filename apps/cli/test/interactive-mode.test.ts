@@ -195,6 +195,8 @@ describe("interactive mode in a terminal", () => {
   it("leaves the session as it was when the /tree picker is cancelled (Esc, Ctrl-C) or the leaf is picked", async () => {
     const tty = start();
     let at = await talkTwice(tty);
+    // The answer is on screen before the run ends; the prompt comes back once it is saved.
+    at = await tty.waitFor("› ", { from: at });
     const file = listSessionFiles(home)[0] as string;
     const before = fs.readFileSync(file, "utf8");
 
