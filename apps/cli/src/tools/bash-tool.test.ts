@@ -47,6 +47,14 @@ describe("bash tool", () => {
     ).rejects.toThrow("start\n\nCommand timed out after 1 seconds");
   });
 
+  it("takes a huge timeout as a long one, not as none or as an instant one", async () => {
+    const output = await createBashTool(dir).execute(
+      { command: "sleep 0.2; echo ok", timeout: 1e12 },
+      toolContext(),
+    );
+    expect(text(output)).toBe("ok");
+  });
+
   it("applies the default timeout to a call without one, and says so", async () => {
     const tool = createBashTool(dir, { defaultTimeoutSeconds: 1 });
     expect(tool.description).toContain("stopped after 1 seconds");

@@ -7,6 +7,8 @@ import { startToolProcessRun } from "./tool-processes";
 const OUTPUT_GRACE_MS = 250;
 /** After stopping them, how long to wait for the output to close before giving up on it. */
 const CLOSE_WAIT_MS = 2_000;
+/** The longest timer Node keeps (about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** How a shell command ended. */
 export interface ShellCommandRun {
@@ -85,10 +87,13 @@ export function runShellCommand(command: string, options: RunShellCommandOptions
     };
     if (options.timeoutSeconds !== undefined) {
       timers.push(
-        setTimeout(() => {
-          timedOut = true;
-          run.kill();
-        }, options.timeoutSeconds * 1000),
+        setTimeout(
+          () => {
+            timedOut = true;
+            run.kill();
+          },
+          Math.min(options.timeoutSeconds * 1000, MAX_TIMER_MS),
+        ),
       );
     }
     signal?.addEventListener("abort", onAbort, { once: true });
