@@ -6,8 +6,8 @@
  *
  * Tasks:
  * - open:   open the session + build the projection of the current leaf (pi: SessionManager.open +
- *           buildSessionProjection; Arbor: openSessionStore + getProjection). `cold: true` makes
- *           Arbor ignore (and not write) its sidecar index.
+ *           buildSessionProjection; Arbor: openSessionStore + getProjection). Arbor opts in to its
+ *           sidecar index (`<file>.idx`); `cold: true` runs without one (the library default).
  * - reopen: the same, timed on a file that already has an Arbor sidecar index and grew since.
  * - append: open, then `count` times append one message + rebuild the projection (a live agent's
  *           refresh), then `count` plain appends; per-entry times.
@@ -33,7 +33,8 @@ async function loadImpl() {
   const mod = await import(pathToFileURL(`${args.arborDist}/index.js`).href);
   if (typeof mod.openSessionStore !== "function")
     throw new Error("@arbor/session-store has no openSessionStore (build it first)");
-  const storage = args.cold ? { sidecarIndex: false } : {};
+  // The sidecar index is opt-in: the warm runs ask for it beside the file, cold runs have none.
+  const storage = args.cold ? {} : { sidecarIndex: true };
   return {
     open: () => mod.openSessionStore(args.file, { storage }),
     project: (store) => store.getProjection(),

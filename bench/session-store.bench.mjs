@@ -214,7 +214,7 @@ function markdown(results, meta) {
     "the CPU-time row is less sensitive to other load on the machine). Sessions come from",
     "`bench/generate-session.mjs --seed 1` (pi v3 format, ~1.9 KB per entry). pi: `SessionManager.open` +",
     "`buildSessionProjection()`; Arbor: `openSessionStore` + `getProjection()` (default options: batched",
-    "durability, sidecar index). Ratio = pi / Arbor (higher is better for Arbor).",
+    "durability; the sidecar index `<file>.idx`, opted in, where a row says so). Ratio = pi / Arbor (higher is better for Arbor).",
     "",
   ];
   for (const result of results) {

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startWireServer, type TestLlmServer, textReply } from "@arbor/providers/testing";
+import { startWireServer, type TestLlmServer, textReply, toolCallReply } from "@arbor/providers/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createHostileTally } from "../src/hostile-figures";
 import { type BuiltCliRun, hasStackTrace, minimalEnv, runBuiltCli } from "../src/run-built-cli";
@@ -17,7 +17,10 @@ const tally = createHostileTally("sessions", "hostile and careless session files
 afterAll(() => tally.report());
 
 let server: TestLlmServer;
+/** The folder holding the session files (read-only commands must leave it exactly as it was). */
 let dir: string;
+/** HOME and ARBOR_HOME (the index cache lives there, documented). */
+let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
@@ -28,15 +31,18 @@ afterAll(() => server.close());
 beforeEach(() => {
   server.reset();
   dir = mkdtempSync(join(tmpdir(), "arbor-hostile-sessions-"));
-  writeFileSync(join(dir, ".keep"), "");
+  home = mkdtempSync(join(tmpdir(), "arbor-hostile-home-"));
   env = minimalEnv({
-    HOME: dir,
-    ARBOR_HOME: join(dir, "home"),
+    HOME: home,
+    ARBOR_HOME: join(home, ".arbor"),
     ANTHROPIC_API_KEY: "test-key",
     ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
   });
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
 
 const HEADER = {
   type: "session",
@@ -295,4 +301,94 @@ describe("a version 1 file", () => {
       path: ids?.slice(0, 2),
     });
   });
+});
+
+describe("read-only commands", () => {
+  it("create, change and remove nothing in the session's folder, also for a session large enough to be indexed", async () => {
+    const lines = [HEADER];
+    let parent: string | null = null;
+    for (let k = 0; k < 600; k++) {
+      const id = `e${String(k).padStart(7, "0")}`;
+      lines.push(
+        k % 2 === 0
+          ? userEntry(id, parent, `question ${k} ${"x".repeat(2000)}`)
+          : assistantEntry(id, parent, `answer ${k} ${"y".repeat(2000)}`),
+      );
+      parent = id;
+    }
+    const file = writeSession("large.jsonl", jsonl(...lines));
+    expect(readFileSync(file).length).toBeGreaterThan(1024 * 1024);
+    for (let round = 0; round < 2; round++) {
+      for (const args of [
+        ["inspect", file],
+        ["inspect", file, "--json", "--full"],
+        ["inspect", file, "--leaf", "e0000300"],
+        ["tree", file],
+      ]) {
+        const run = await probe(args, readOnly);
+        expect(run.code).toBe(0);
+      }
+    }
+    // The index went to the documented cache under $ARBOR_HOME, not beside the session.
+    expect(readdirSync(join(home, ".arbor", "cache", "session-index"))).toHaveLength(1);
+  });
+});
+
+describe("the session file changed by another program while the session is open", () => {
+  const cases: Array<[string, string, (file: string) => void]> = [
+    [
+      "deleted",
+      "rm session.jsonl",
+      (file) => {
+        expect(existsSync(file)).toBe(false);
+      },
+    ],
+    [
+      "truncated",
+      "truncate -s 10 session.jsonl",
+      (file) => {
+        expect(readFileSync(file, "utf8")).toBe(JSON.stringify(HEADER).slice(0, 10));
+      },
+    ],
+    [
+      "replaced",
+      "printf 'someone else\\n' > other.txt && mv other.txt session.jsonl",
+      (file) => {
+        expect(readFileSync(file, "utf8")).toBe("someone else\n");
+      },
+    ],
+    [
+      "grown",
+      'echo \'{"type":"custom","id":"zz"}\' >> session.jsonl',
+      (file) => {
+        expect(readFileSync(file, "utf8").endsWith('{"type":"custom","id":"zz"}\n')).toBe(true);
+      },
+    ],
+  ];
+
+  it.each(cases)(
+    "%s by the agent's own bash command: detected before the next append, a clear error, nothing written to the wrong file",
+    async (change, command, check) => {
+      const file = writeSession("session.jsonl", jsonl(HEADER, userEntry("u1", null, "earlier question")));
+      server.enqueue(toolCallReply("bash", { command }), textReply("never requested"));
+      const run = await probe(["-p", "tidy up", "--session", file]);
+      expect(run.code).toBe(1);
+      const lines = run.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^arbor: ${file} (was|grew)`));
+      expect(lines[0]).toContain("Nothing was appended");
+      // The tool result was never appended anywhere, so the model was not asked again.
+      expect(server.requests).toHaveLength(1);
+      const recovered = readdirSync(dir).filter((name) => name.includes(".recovered-"));
+      if (change === "deleted" || change === "replaced") {
+        expect(recovered).toHaveLength(1);
+        const saved = readFileSync(join(dir, recovered[0] as string), "utf8");
+        expect(saved).toContain("earlier question");
+        expect(saved).toContain("tidy up");
+        expect(lines[0]).toContain(join(dir, recovered[0] as string));
+      } else expect(recovered).toEqual([]);
+      check(file);
+      expect(readdirSync(dir).filter((name) => name.endsWith(".lock"))).toEqual([]);
+    },
+  );
 });

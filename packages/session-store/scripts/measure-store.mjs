@@ -34,7 +34,7 @@ async function child() {
   if (mode === "arbor-open" || mode === "arbor-append") {
     const { openSessionStore } = await import(pathToFileURL(join(packageRoot, "dist", "index.js")).href);
     const started = performance.now();
-    const store = openSessionStore(file, { storage: { durability: "never" } });
+    const store = openSessionStore(file, { storage: { durability: "never", sidecarIndex: true } });
     const projection = store.getProjection();
     const openMs = performance.now() - started;
     const result = {

@@ -82,6 +82,7 @@ export type {
   StoredEntryRecord,
 } from "./storage/session-storage";
 export type {
+  SessionFileChange,
   SessionLockHolder,
   SessionStorageErrorCode,
   SessionStorageErrorFields,

@@ -42,7 +42,10 @@ export async function runCompactCommand(
 ): Promise<number> {
   const env = io.env ?? process.env;
   const cwd = io.cwd ?? process.cwd();
-  const { store } = openSessionFile(command.file, { readOnly: false });
+  const { store } = openSessionFile(command.file, {
+    readOnly: false,
+    arborHome: resolveArborHome(io.env ?? process.env),
+  });
   try {
     const branch = store.getBranch();
     const projection = store.getProjection();

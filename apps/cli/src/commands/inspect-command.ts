@@ -18,7 +18,10 @@ export async function runInspectCommand(
   io: CliIo,
 ): Promise<number> {
   const env = io.env ?? process.env;
-  const { store, rawHeader } = openSessionFile(command.file, { readOnly: true });
+  const { store, rawHeader } = openSessionFile(command.file, {
+    readOnly: true,
+    arborHome: resolveArborHome(io.env ?? process.env),
+  });
   try {
     const leafId = command.leafId ?? store.leafId;
     if (command.leafId !== undefined && store.getEntry(command.leafId) === undefined) {

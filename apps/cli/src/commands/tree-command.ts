@@ -1,3 +1,4 @@
+import { resolveArborHome } from "@arbor/runtime";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
 import type { CliCommand } from "../parse-cli-args";
@@ -9,7 +10,10 @@ export async function runTreeCommand(
   command: Extract<CliCommand, { kind: "tree" }>,
   io: CliIo,
 ): Promise<number> {
-  const { store } = openSessionFile(command.file, { readOnly: true });
+  const { store } = openSessionFile(command.file, {
+    readOnly: true,
+    arborHome: resolveArborHome(io.env ?? process.env),
+  });
   try {
     const name = store.getSessionName();
     const header = [

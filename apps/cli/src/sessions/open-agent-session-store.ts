@@ -9,7 +9,7 @@ import {
 } from "@arbor/session-store";
 import { CliError } from "../cli-error";
 import { listSessions } from "./list-sessions";
-import { resolveSessionsDir } from "./session-paths";
+import { resolveSessionIndexDir, resolveSessionsDir } from "./session-paths";
 
 /** Which session the agent modes use. */
 export type SessionChoice =
@@ -32,7 +32,8 @@ export interface SessionLocation {
  * - `path`: that file (created there if missing);
  * - `continue`: the most recently modified session of the folder, or a new one when there is none;
  * - `memory`: nothing is written.
- * The store holds the session's writer lock until closed.
+ * The store holds the session's writer lock until closed; the sidecar index of large sessions goes to
+ * the cache under `arborHome` (see `resolveSessionIndexDir`), never beside the session.
  * @throws session-store errors (locked, invalid header) with their own messages.
  */
 export function openAgentSessionStore(choice: SessionChoice, location: SessionLocation): SessionStore {
@@ -40,6 +41,7 @@ export function openAgentSessionStore(choice: SessionChoice, location: SessionLo
   const common = {
     cwd: location.cwd,
     deferFileUntilConversation: true,
+    storage: { sidecarIndex: { dir: resolveSessionIndexDir(location.arborHome) } },
     ...(location.onIssue ? { onIssue: location.onIssue } : {}),
   } as const;
   switch (choice.kind) {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { openSessionStore, type SessionStore } from "@arbor/session-store";
 import { CliError } from "../cli-error";
+import { resolveSessionIndexDir } from "./session-paths";
 
 /** The header fields as they are written in the file (before any migration). */
 export interface RawSessionHeader {
@@ -26,7 +27,8 @@ function readFirstLine(file: string): string {
 
 /**
  * Opens a session file for the offline commands. `readOnly` opens without the writer lock and never
- * modifies the file (inspect, tree); otherwise the lock is taken (compact).
+ * modifies the file or creates anything beside it (inspect, tree); otherwise the lock is taken
+ * (compact). Large sessions keep their index in the cache under `arborHome`.
  *
  * @throws CliError `CLI_FILE_NOT_FOUND` (missing file or a folder), `CLI_SESSION_EMPTY` (an empty
  *   file: no header, so no session id to report), `CLI_SESSION_CORRUPT` (a corrupt or
@@ -35,7 +37,7 @@ function readFirstLine(file: string): string {
  */
 export function openSessionFile(
   file: string,
-  options: { readOnly: boolean },
+  options: { readOnly: boolean; arborHome: string },
 ): { store: SessionStore; rawHeader: RawSessionHeader } {
   const stat = fs.statSync(file, { throwIfNoEntry: false });
   if (stat === undefined) throw new CliError("CLI_FILE_NOT_FOUND", `${file}: no such session file`);
@@ -53,7 +55,13 @@ export function openSessionFile(
   } catch {
     // The store reports an invalid header with its own error below.
   }
-  const store = openSessionStore(file, { storage: { readOnly: options.readOnly }, validate: "full" });
+  const store = openSessionStore(file, {
+    storage: {
+      readOnly: options.readOnly,
+      sidecarIndex: { dir: resolveSessionIndexDir(options.arborHome) },
+    },
+    validate: "full",
+  });
   const problems = store.issues;
   if (problems.length > 0) {
     store.close();

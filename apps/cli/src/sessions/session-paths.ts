@@ -16,3 +16,12 @@ export function slugifyCwd(cwd: string): string {
 export function resolveSessionsDir(arborHome: string, cwd: string): string {
   return path.join(arborHome, "sessions", slugifyCwd(cwd));
 }
+
+/**
+ * The cache folder of session indexes: `<arborHome>/cache/session-index/`. Every session the CLI
+ * opens (read-only commands included) keeps its sidecar index there, never beside the session file;
+ * the folder may be deleted at any time (the next open of a session rescans it and writes it again).
+ */
+export function resolveSessionIndexDir(arborHome: string): string {
+  return path.join(arborHome, "cache", "session-index");
+}

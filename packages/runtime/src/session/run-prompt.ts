@@ -1,5 +1,12 @@
-import { type AgentEvent, type AgentLoopResult, type AgentMessage, runAgentLoop } from "@arbor/agent-loop";
+import {
+  type AgentEvent,
+  AgentLoopError,
+  type AgentLoopResult,
+  type AgentMessage,
+  runAgentLoop,
+} from "@arbor/agent-loop";
 import type { AssistantMessage, StopReason } from "@arbor/providers";
+import { SessionStorageError, SessionStoreError } from "@arbor/session-store";
 import { compactBeforeNextResponse } from "../compaction/auto-compaction";
 import { checkResponse } from "../compaction/check-response";
 import { applyContextHook } from "../extensions/apply-context-hook";
@@ -88,7 +95,26 @@ export async function runPrompt(
   return finish();
 }
 
-function runLoop(core: SessionCore, run: RunState, prompts: AgentMessage[]): Promise<AgentLoopResult> {
+/**
+ * The store's own error when writing a finished message failed (the loop reports it as its
+ * `onEvent` handler failing): a caller of `prompt()` then sees the typed store error (for example
+ * `SESSION_FILE_CHANGED` when another program deleted the session file), not the loop's wrapper.
+ */
+function unwrapStoreError(error: unknown): unknown {
+  if (!AgentLoopError.isInstance(error) || error.code !== "AGENT_LOOP_EVENT_HANDLER_FAILED") return error;
+  const cause = (error as { cause?: unknown }).cause;
+  return SessionStorageError.isInstance(cause) || cause instanceof SessionStoreError ? cause : error;
+}
+
+async function runLoop(core: SessionCore, run: RunState, prompts: AgentMessage[]): Promise<AgentLoopResult> {
+  try {
+    return await startLoop(core, run, prompts);
+  } catch (error) {
+    throw unwrapStoreError(error);
+  }
+}
+
+function startLoop(core: SessionCore, run: RunState, prompts: AgentMessage[]): Promise<AgentLoopResult> {
   const { options } = core;
   return runAgentLoop({
     provider: core.provider,

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { textReply, toolCallReply } from "@arbor/providers/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -40,5 +41,36 @@ describe("prompt (through the Anthropic SDK and the wire server)", () => {
       "turn-end",
       "agent-end",
     ]);
+  });
+});
+
+describe("the session file deleted while the session runs", () => {
+  it("rejects the prompt with the store's typed error before anything is written elsewhere", async () => {
+    const h = await createHarness({
+      tools: [
+        {
+          name: "remove_session",
+          description: "Deletes the session file, as a careless shell command would",
+          parameters: { type: "object", properties: {} },
+          async execute() {
+            fs.unlinkSync(h.file);
+            return { content: [{ type: "text", text: "removed" }] };
+          },
+        },
+      ],
+    });
+    scriptReplies(h.server, [toolCallReply("remove_session", {}), textReply("never sent")]);
+    const error = await h.session.prompt("clean up").then(
+      () => undefined,
+      (rejection: unknown) => rejection as { code?: string; change?: string; recoveredPath?: string },
+    );
+    expect(error?.code).toBe("SESSION_FILE_CHANGED");
+    expect(error?.change).toBe("deleted");
+    expect(fs.existsSync(h.file)).toBe(false);
+    // The user message and the tool call were on disk before the deletion: they are in the copy.
+    const saved = fs.readFileSync(error?.recoveredPath as string, "utf8");
+    expect(saved).toContain('"role":"user"');
+    expect(saved).toContain("remove_session");
+    expect(h.server.requests).toHaveLength(1);
   });
 });

@@ -6,15 +6,15 @@ import type { JsonlSessionStorage, JsonlStorageOptions } from "./jsonl-storage-o
  *
  * - `load()` takes the writer lock `<path>.lock` (unless `readOnly`), scans the file without parsing
  *   every line (records come from a validated byte scan; lines that do not match the fast pattern are
- *   parsed fully), reuses a valid sidecar index `<path>.idx` so that only bytes appended since are
- *   scanned, reports corrupt lines with their line number (they stay in the file), and sets a torn
- *   last line aside in `<path>.torn-<time>`.
+ *   parsed fully), reuses a valid sidecar index (with `options.sidecarIndex`) so that only bytes
+ *   appended since are scanned, reports corrupt lines with their line number (they stay in the
+ *   file), and sets a torn last line aside in `<path>.torn-<time>`.
  * - `append()` writes one line per entry with one `write`, creating the file on the first append
  *   (header first), durable per `options.durability` (default `batched`).
  * - `readEntry(i)` reads and parses one line on demand; the file's text is never kept in memory.
  * - `rewrite()` replaces the file atomically and keeps the original as `<path>.bak-<time>`.
- * - `close()` syncs pending data, writes the sidecar index for files of at least 1 MiB, releases the
- *   lock. A lock left by a process that died is detected (pid + hostname + process start) and taken over.
+ * - `close()` syncs pending data, writes the sidecar index (when opted in) for files of at least
+ *   1 MiB, releases the lock. A lock left by a process that died is detected (pid + hostname + process start) and taken over.
  *
  * Every failure is a `SessionStorageError` with a stable code naming the file and line.
  *

@@ -190,11 +190,11 @@ describe("corrupt line in the middle", () => {
   it("is still reported on every load, also when the rest comes from the sidecar index", () => {
     const path = tmp.file();
     writeFileSync(path, `${jsonl(header(), message("a", null))}garbage\n${jsonl(message("b", "a"))}`);
-    const first = createJsonlStorage(path, { sidecarMinBytes: 0 });
+    const first = createJsonlStorage(path, { sidecarIndex: true, sidecarMinBytes: 0 });
     expect(first.load().issues.map((i) => i.line)).toEqual([3]);
     first.close();
     appendFileSync(path, jsonl(message("c", "b")));
-    const second = createJsonlStorage(path, { sidecarMinBytes: 0 });
+    const second = createJsonlStorage(path, { sidecarIndex: true, sidecarMinBytes: 0 });
     const loaded = second.load();
     expect(second.stats().indexUsed).toBe(true);
     expect(loaded.issues.map((i) => [i.code, i.line])).toEqual([["SESSION_LINE_CORRUPT", 3]]);

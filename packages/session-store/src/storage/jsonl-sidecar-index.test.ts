@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chain, header, jsonl, message, tempDir } from "./__fixtures__/storage-fixtures";
 import { createJsonlStorage } from "./create-jsonl-storage";
@@ -12,7 +13,7 @@ afterEach(() => tmp.cleanup());
 
 /** Writes a session of `count` entries and closes it with a sidecar index. Returns the file text. */
 function indexedSession(path: string, count: number): string {
-  const storage = createJsonlStorage(path, { sidecarMinBytes: 0 });
+  const storage = createJsonlStorage(path, { sidecarIndex: true, sidecarMinBytes: 0 });
   storage.load();
   storage.append([header(), ...chain(count)]);
   storage.close();
@@ -21,24 +22,89 @@ function indexedSession(path: string, count: number): string {
 }
 
 function fresh(path: string) {
-  const storage = createJsonlStorage(path, { readOnly: true, sidecarIndex: false });
+  const storage = createJsonlStorage(path, { readOnly: true });
   const result = storage.load();
   storage.close();
   return result;
 }
+
+describe("where the sidecar index lives (an explicit opt-in)", () => {
+  const entries = () => [header(), ...chain(30)];
+
+  it("is neither read nor written by default", () => {
+    const path = tmp.file();
+    const storage = createJsonlStorage(path, { sidecarMinBytes: 0 });
+    storage.load();
+    storage.append(entries());
+    expect(storage.writeIndex()).toBe(false);
+    storage.close();
+    expect(readdirSync(tmp.dir)).toEqual(["session.jsonl"]);
+    indexedSession(path, 30); // a `<session>.idx` from an opted-in writer...
+    const reader = createJsonlStorage(path, { readOnly: true, sidecarMinBytes: 0 });
+    reader.load();
+    expect(reader.stats()).toMatchObject({ indexUsed: false, indexRejectedReason: undefined });
+    reader.close(); // ...is ignored by a storage that did not opt in
+  });
+
+  it("beside the session (`true`): a read-only storage uses it but never writes one", () => {
+    const path = tmp.file();
+    writeFileSync(path, jsonl(...entries()));
+    const reader = createJsonlStorage(path, { sidecarIndex: true, readOnly: true, sidecarMinBytes: 0 });
+    reader.load();
+    expect(reader.writeIndex()).toBe(false);
+    reader.close();
+    expect(readdirSync(tmp.dir)).toEqual(["session.jsonl"]);
+    indexedSession(path, 30);
+    const again = createJsonlStorage(path, { sidecarIndex: true, readOnly: true, sidecarMinBytes: 0 });
+    again.load();
+    expect(again.stats().indexUsed).toBe(true);
+    again.close();
+  });
+
+  it("in a cache folder (`{ dir }`): written there, also by read-only storages, and used by the next open", () => {
+    const path = tmp.file();
+    const text = jsonl(...entries());
+    writeFileSync(path, text);
+    const cache = join(tmp.dir, "cache", "index");
+    const options = { sidecarIndex: { dir: cache }, readOnly: true, sidecarMinBytes: 0 } as const;
+    const first = createJsonlStorage(path, options);
+    const cold = first.load();
+    expect(first.stats().indexRejectedReason).toBe("missing");
+    first.close();
+    expect(readdirSync(tmp.dir).sort()).toEqual(["cache", "session.jsonl"]);
+    expect(readFileSync(path, "utf8")).toBe(text);
+    const [indexFile] = readdirSync(cache);
+    expect(indexFile).toMatch(/^[0-9a-f]{32}\.idx$/);
+    const second = createJsonlStorage(path, options);
+    expect(second.load()).toEqual(cold);
+    expect(second.stats()).toMatchObject({ indexUsed: true, bytesScanned: 0 });
+    second.close();
+    // Another session gets another index file in the same folder.
+    const other = tmp.file("other.jsonl");
+    writeFileSync(other, text);
+    const third = createJsonlStorage(other, options);
+    third.load();
+    expect(third.stats().indexUsed).toBe(false);
+    third.close();
+    expect(readdirSync(cache)).toHaveLength(2);
+  });
+});
 
 describe("sidecar index", () => {
   it("lets a reopen scan only the bytes appended since the index was written", () => {
     const path = tmp.file();
     const before = indexedSession(path, 50);
     // Another writer appends three entries and writes no index (file below its sidecarMinBytes).
-    const writer = createJsonlStorage(path, { sidecarMinBytes: Number.POSITIVE_INFINITY });
+    const writer = createJsonlStorage(path, {
+      sidecarIndex: true,
+      sidecarMinBytes: Number.POSITIVE_INFINITY,
+    });
     writer.load();
     writer.append([message("n0", "e49"), message("n1", "n0"), message("n2", "n1")]);
     writer.close();
     const appended = statSync(path).size - Buffer.byteLength(before);
 
-    const storage = createJsonlStorage(path, { readOnly: true });
+    const storage = createJsonlStorage(path, { sidecarIndex: true, readOnly: true });
     const result = storage.load();
     const stats = storage.stats();
     expect(stats.indexUsed).toBe(true);
@@ -54,11 +120,11 @@ describe("sidecar index", () => {
   it("is refreshed by close so that the next open scans nothing", () => {
     const path = tmp.file();
     indexedSession(path, 10);
-    const writer = createJsonlStorage(path, { sidecarMinBytes: 0 });
+    const writer = createJsonlStorage(path, { sidecarIndex: true, sidecarMinBytes: 0 });
     writer.load();
     writer.append([message("x", "e9")]);
     writer.close();
-    const reader = createJsonlStorage(path, { readOnly: true });
+    const reader = createJsonlStorage(path, { sidecarIndex: true, readOnly: true });
     expect(reader.load().records).toHaveLength(11);
     expect(reader.stats()).toMatchObject({ indexUsed: true, bytesScanned: 0 });
     reader.close();
@@ -68,7 +134,7 @@ describe("sidecar index", () => {
     const path = tmp.file();
     const text = indexedSession(path, 20);
     writeFileSync(path, text.replace('"id":"e7"', '"id":"q7"').replace('"parentId":"e7"', '"parentId":"q7"'));
-    const storage = createJsonlStorage(path, { readOnly: true });
+    const storage = createJsonlStorage(path, { sidecarIndex: true, readOnly: true });
     const result = storage.load();
     expect(storage.stats()).toMatchObject({
       indexUsed: false,
@@ -83,7 +149,7 @@ describe("sidecar index", () => {
     const path = tmp.file();
     indexedSession(path, 20);
     writeFileSync(path, jsonl(header(), ...chain(3)));
-    const storage = createJsonlStorage(path, { readOnly: true });
+    const storage = createJsonlStorage(path, { sidecarIndex: true, readOnly: true });
     expect(storage.load().records).toHaveLength(3);
     expect(storage.stats().indexUsed).toBe(false);
     storage.close();
@@ -101,7 +167,7 @@ describe("sidecar index", () => {
       [Buffer.from("hello world, not an index at all".repeat(8)), "not an index"],
     ] as const) {
       writeFileSync(`${path}.idx`, bytes);
-      const storage = createJsonlStorage(path, { readOnly: true });
+      const storage = createJsonlStorage(path, { sidecarIndex: true, readOnly: true });
       const result = storage.load();
       expect(storage.stats().indexRejectedReason).toBe(reason);
       expect(result).toEqual(fresh(path));
@@ -112,7 +178,7 @@ describe("sidecar index", () => {
   it("is removed by rewrite", () => {
     const path = tmp.file();
     indexedSession(path, 5);
-    const storage = createJsonlStorage(path);
+    const storage = createJsonlStorage(path, { sidecarIndex: true });
     storage.load();
     storage.rewrite(header(), chain(2));
     expect(existsSync(`${path}.idx`)).toBe(false);
@@ -140,7 +206,7 @@ describe("sidecar index", () => {
     const target = `e${victim}`;
     const renamed = `z${target.slice(1)}`;
     writeFileSync(path, text.replace(`"id":"${target}"`, `"id":"${renamed}"`));
-    const storage = createJsonlStorage(path, { readOnly: true });
+    const storage = createJsonlStorage(path, { sidecarIndex: true, readOnly: true });
     const { records } = storage.load();
     expect(storage.stats().indexUsed).toBe(true);
     expect(records[victim]?.id).toBe(target); // stale, from the index
@@ -156,7 +222,7 @@ describe("sidecar index", () => {
 
   it("is not written for small files by default", () => {
     const path = tmp.file();
-    const storage = createJsonlStorage(path);
+    const storage = createJsonlStorage(path, { sidecarIndex: true });
     storage.load();
     storage.append([header(), ...chain(10)]);
     storage.close();

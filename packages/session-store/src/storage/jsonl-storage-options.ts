@@ -23,8 +23,20 @@ export interface JsonlStorageOptions {
    * is reported but not quarantined, a missing file throws `SESSION_NOT_FOUND`. Default false.
    */
   readOnly?: boolean;
-  /** Use and maintain the sidecar index `<session>.idx`. Default true. */
-  sidecarIndex?: boolean;
+  /**
+   * The sidecar index: a cache of the load-time scan, so that a later open scans only the bytes
+   * appended since (see the package README). An explicit opt-in:
+   * - `false` (default): no index is read or written;
+   * - `true`: `<session>.idx` beside the session file, read by every open and written on `close()`
+   *   by writable storages only (a read-only open never creates a file beside the session);
+   * - `{ dir }`: `<dir>/<first 32 hex characters of SHA-256 of the absolute session path>.idx`, in a
+   *   cache folder of the caller's (for example under the application's home folder); read, and
+   *   written on `close()` by read-only storages too. The folder is created when needed.
+   *
+   * An index is validated before use (its digest, the file's inode, sampled blocks of the covered
+   * prefix), so a stale or foreign one only costs a full scan; it can be deleted at any time.
+   */
+  sidecarIndex?: boolean | { dir: string };
   /** Files smaller than this get no sidecar index written (reading one is always tried). Default 1 MiB. */
   sidecarMinBytes?: number;
   /** @internal Replacement for `node:fs`, used by tests to inject I/O failures. */
@@ -75,7 +87,8 @@ export interface JsonlSessionStorage extends SessionStorage {
   sync(): void;
   /**
    * Writes the sidecar index for everything scanned and appended so far (also done by `close` for
-   * files of at least `sidecarMinBytes`). Returns false if it could not be written (it is only a cache).
+   * files of at least `sidecarMinBytes`). Returns false if it could not be written (it is only a
+   * cache) or may not be: no `sidecarIndex` option, or `true` on a read-only storage.
    */
   writeIndex(): boolean;
   /** A snapshot of the counters. */

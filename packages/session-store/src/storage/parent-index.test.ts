@@ -50,7 +50,7 @@ describe("parentIndex and indexOfId", () => {
     const text = trickySession();
     writeFileSync(path, text);
 
-    const cold = createJsonlStorage(path, { sidecarMinBytes: 0 });
+    const cold = createJsonlStorage(path, { sidecarIndex: true, sidecarMinBytes: 0 });
     const loaded = cold.load();
     const { parents, byId } = reference(loaded.records);
     expect(Array.from(loaded.parentIndex ?? [])).toEqual(parents);
@@ -62,7 +62,7 @@ describe("parentIndex and indexOfId", () => {
     expect(cold.indexOfId("nowhere")).toBeUndefined();
     cold.close();
 
-    const warm = createJsonlStorage(path, { readOnly: true });
+    const warm = createJsonlStorage(path, { sidecarIndex: true, readOnly: true });
     const again = warm.load();
     expect(warm.stats().indexUsed).toBe(true);
     expect(again.records).toEqual(loaded.records);
@@ -78,7 +78,7 @@ describe("parentIndex and indexOfId", () => {
 
   it("keeps indexOfId current after appends, and after a rolled-back append", () => {
     const path = tmp.file();
-    const storage = createJsonlStorage(path);
+    const storage = createJsonlStorage(path, { sidecarIndex: true });
     storage.load();
     storage.append([header(), message("a", null), message("b", "a")]);
     storage.append([message("c", "a")]);

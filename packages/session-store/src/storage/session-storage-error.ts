@@ -16,8 +16,12 @@ const MARKER = Symbol.for("arbor.error.session-storage");
  * - `SESSION_LINE_CORRUPT`: `readEntry` found a line that does not parse, or that repeats its `type`
  *   or `id` key with another value further on (`path`, `line`). Lines that fail the load-time checks
  *   are reported in `issues` instead and never reach `readEntry`.
- * - `SESSION_FILE_CHANGED`: `readEntry` found another entry than the one indexed at that line: the
- *   file was changed behind the storage's back (`path`, `line`, `entryId`).
+ * - `SESSION_FILE_CHANGED`: the file was changed behind the storage's back. From `readEntry`: another
+ *   entry than the one indexed at that line (`path`, `line`, `entryId`). From `append` (checked before
+ *   every write): the file was deleted, replaced by another file, truncated or grown by another
+ *   program since the storage last wrote it (`change`); nothing was written, every later append is
+ *   refused the same way, and for `deleted` / `replaced` the session's bytes, still readable through
+ *   the open file, were copied to `recoveredPath`.
  * - `SESSION_NOT_LOADED`: a method other than `load`/`close` was called before `load`.
  * - `SESSION_ALREADY_LOADED`: `load` was called a second time.
  * - `SESSION_CLOSED`: the storage was used after `close`.
@@ -65,7 +69,18 @@ export interface SessionStorageErrorFields {
   holder?: SessionLockHolder;
   /** Underlying error (I/O errors, JSON errors). */
   cause?: unknown;
+  /** What happened to the file (`SESSION_FILE_CHANGED` from `append`). */
+  change?: SessionFileChange;
+  /** Where the session's bytes were saved (`SESSION_FILE_CHANGED`, `deleted` or `replaced`). */
+  recoveredPath?: string;
 }
+
+/**
+ * How another program changed an open session file (see `SESSION_FILE_CHANGED`): `deleted` (its name
+ * is gone), `replaced` (the name now belongs to another file), `truncated` (shorter than the storage
+ * wrote it), `grown` (someone else appended).
+ */
+export type SessionFileChange = "deleted" | "replaced" | "truncated" | "grown";
 
 /**
  * Thrown by the storage backends. The `code` is stable; the message names the file, the line and what
@@ -83,6 +98,10 @@ export class SessionStorageError extends ArborError {
   readonly lockPath: string | undefined;
   /** Current lock holder, for `SESSION_LOCKED`. */
   readonly holder: SessionLockHolder | undefined;
+  /** What another program did to the file, for `SESSION_FILE_CHANGED` from `append`. */
+  readonly change: SessionFileChange | undefined;
+  /** Where the session's bytes were saved, for a `deleted` or `replaced` file. */
+  readonly recoveredPath: string | undefined;
 
   constructor(code: SessionStorageErrorCode, message: string, fields: SessionStorageErrorFields = {}) {
     super(code, message, fields.cause === undefined ? undefined : { cause: fields.cause });
@@ -94,6 +113,8 @@ export class SessionStorageError extends ArborError {
     this.entryId = fields.entryId;
     this.lockPath = fields.lockPath;
     this.holder = fields.holder;
+    this.change = fields.change;
+    this.recoveredPath = fields.recoveredPath;
   }
 
   /**

@@ -7,6 +7,7 @@ import type {
 } from "../jsonl-storage-options";
 import type { StorageLoadIssue, StorageLoadResult } from "../session-storage";
 import { SessionStorageError } from "../session-storage-error";
+import { FileChangeGuard } from "./file-change-guard";
 import { LineScanner } from "./line-scanner";
 import { openSessionFile } from "./open-session-file";
 import { EntryReadWindow, readEntryLine } from "./read-entry-line";
@@ -14,7 +15,7 @@ import { RecordTable } from "./record-table";
 import { rewriteSessionFile } from "./rewrite-session-file";
 import { serializeEntries } from "./serialize-entries";
 import { acquireSessionLock, type SessionLock } from "./session-lock";
-import { writeSidecarIndex } from "./sidecar-index";
+import { removeSidecarIndex, sidecarIndexPath, writeSidecarIndex } from "./sidecar-index";
 import { nodeStorageFs, type StorageFs } from "./storage-fs";
 import { SyncPolicy } from "./sync-policy";
 import { writeLines } from "./write-lines";
@@ -26,7 +27,10 @@ export class JsonlStorage implements JsonlSessionStorage {
   readonly durability: DurabilityMode;
   readonly readOnly: boolean;
   private readonly fs: StorageFs;
-  private readonly useIndex: boolean;
+  /** Where the sidecar index is read from and written to; `undefined`: no index. */
+  private readonly indexPath: string | undefined;
+  /** Whether this storage may write the index (never beside the session when read-only). */
+  private readonly writesIndex: boolean;
   private readonly indexMinBytes: number;
   private readonly table = new RecordTable();
   private readonly sync_: SyncPolicy;
@@ -39,6 +43,8 @@ export class JsonlStorage implements JsonlSessionStorage {
   private fileExists = false;
   private indexedEnd = -1;
   private brokenReason: string | undefined;
+  /** Refuses writes once another program deleted, replaced, truncated or grew the file. */
+  private readonly guard: FileChangeGuard;
   /** Bytes kept between entry reads (cleared whenever the file is written). */
   private readonly window = new EntryReadWindow();
   private readonly counters = {
@@ -56,10 +62,13 @@ export class JsonlStorage implements JsonlSessionStorage {
     this.fs = options.fs ?? nodeStorageFs;
     this.durability = options.durability ?? "batched";
     this.readOnly = options.readOnly ?? false;
-    this.useIndex = options.sidecarIndex ?? true;
+    this.indexPath = sidecarIndexPath(this.path, options.sidecarIndex);
+    this.writesIndex =
+      this.indexPath !== undefined && (!this.readOnly || typeof options.sidecarIndex === "object");
     this.indexMinBytes = options.sidecarMinBytes ?? 1024 * 1024;
     this.sync_ = new SyncPolicy(this.fs, this.path, this.durability, options.batchIntervalMs ?? 1000);
     this.scanner = new LineScanner(this.path, this.table);
+    this.guard = new FileChangeGuard(this.fs, this.path);
   }
 
   load(): StorageLoadResult {
@@ -123,10 +132,12 @@ export class JsonlStorage implements JsonlSessionStorage {
     if (entries.length === 0) return;
     this.window.clear();
     const { header, lines } = serializeEntries(entries, this.scanner.header === undefined, this.path);
+    const fd = this.ensureAppendFd();
+    this.guard.check(fd, this.fileSize, this.readFd);
     const result = writeLines({
       fs: this.fs,
       path: this.path,
-      fd: this.ensureAppendFd(),
+      fd,
       size: this.fileSize,
       firstLine: this.scanner.lineNo + 1,
       header: header?.line,
@@ -149,9 +160,11 @@ export class JsonlStorage implements JsonlSessionStorage {
     this.assertWritable();
     this.window.clear();
     const result = rewriteSessionFile(this.fs, this.path, header, entries, this.fileExists, this.table);
+    if (this.indexPath !== undefined) removeSidecarIndex(this.fs, this.indexPath);
     this.sync_.cancel();
     this.closeFds(); // they point at the original, now the backup
     this.readFd = this.fs.openSync(this.path, "r+");
+    this.guard.adopt(this.readFd);
     this.fileExists = true;
     this.fileSize = result.size;
     this.scanner = new LineScanner(this.path, this.table, { header, lineNo: result.lines });
@@ -166,14 +179,16 @@ export class JsonlStorage implements JsonlSessionStorage {
 
   writeIndex(): boolean {
     this.assertLoaded();
-    if (!this.useIndex || this.readFd === undefined || this.brokenReason !== undefined) return false;
+    const blocked = this.brokenReason !== undefined || this.guard.changed !== undefined;
+    if (this.indexPath === undefined || !this.writesIndex || this.readFd === undefined || blocked)
+      return false;
     // A read-only storage may hold a record for an unterminated last line the index cannot cover.
     if (this.readOnly && this.completeEnd.bytes !== this.fileSize) return false;
     const file = this.fs.fstatSync(this.readFd);
     const covered = this.coveredEnd();
     const ok = writeSidecarIndex(
       this.fs,
-      this.path,
+      this.indexPath,
       this.readFd,
       {
         header: this.scanner.header,
@@ -208,7 +223,7 @@ export class JsonlStorage implements JsonlSessionStorage {
     }
     if (
       wasLoaded &&
-      this.useIndex &&
+      this.writesIndex &&
       this.fileSize >= this.indexMinBytes &&
       this.coveredEnd().bytes !== this.indexedEnd
     ) {
@@ -223,9 +238,10 @@ export class JsonlStorage implements JsonlSessionStorage {
   private openAndScan(): StorageLoadIssue[] {
     const opened = openSessionFile(this.fs, this.path, this.table, {
       readOnly: this.readOnly,
-      useIndex: this.useIndex,
+      indexPath: this.indexPath,
     });
     this.readFd = opened.fd;
+    this.guard.adopt(opened.fd);
     this.fileExists = opened.fd !== undefined;
     this.scanner = opened.scanner;
     this.fileSize = opened.size;
@@ -247,21 +263,14 @@ export class JsonlStorage implements JsonlSessionStorage {
 
   private ensureAppendFd(): number {
     if (this.appendFd !== undefined) return this.appendFd;
-    try {
-      this.appendFd = this.fs.openSync(this.path, this.fileExists ? "a" : "ax");
-      if (!this.fileExists) {
-        this.fileExists = true;
-        this.readFd = this.fs.openSync(this.path, "r+");
-        this.sync_.created();
-      }
-      return this.appendFd;
-    } catch (error) {
-      throw new SessionStorageError(
-        "SESSION_WRITE_FAILED",
-        `Cannot open ${this.path} for appending: ${String(error)}. Nothing was written.`,
-        { path: this.path, cause: error },
-      );
+    const created = !this.fileExists;
+    this.appendFd = this.guard.openForAppend(this.fileExists, this.fileSize, this.readFd);
+    if (created) {
+      this.fileExists = true;
+      this.readFd = this.fs.openSync(this.path, "r+");
+      this.sync_.created();
     }
+    return this.appendFd;
   }
 
   private assertLoaded(): void {
@@ -275,6 +284,7 @@ export class JsonlStorage implements JsonlSessionStorage {
 
   private assertWritable(): void {
     this.assertLoaded();
+    this.guard.assertUnchanged();
     if (this.readOnly) {
       throw new SessionStorageError("SESSION_WRITE_FAILED", `${this.path} was opened read-only.`, {
         path: this.path,

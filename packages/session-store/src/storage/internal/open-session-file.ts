@@ -34,7 +34,7 @@ export function openSessionFile(
   fs: StorageFs,
   path: string,
   table: RecordTable,
-  options: { readOnly: boolean; useIndex: boolean },
+  options: { readOnly: boolean; indexPath: string | undefined },
 ): OpenedSessionFile {
   let fd: number;
   try {
@@ -69,15 +69,15 @@ function scanOpenFile(
   fd: number,
   path: string,
   table: RecordTable,
-  options: { readOnly: boolean; useIndex: boolean },
+  options: { readOnly: boolean; indexPath: string | undefined },
 ): OpenedSessionFile {
   const file = fs.fstatSync(fd);
   let scanner = new LineScanner(path, table);
   let from = 0;
   let indexedEnd = -1;
   let indexRejectedReason: string | undefined;
-  if (options.useIndex) {
-    const index = readSidecarIndex(fs, path, fd, { size: file.size, ino: file.ino });
+  if (options.indexPath !== undefined) {
+    const index = readSidecarIndex(fs, options.indexPath, fd, { size: file.size, ino: file.ino });
     if (index.ok) {
       const d = index.data;
       table.adopt(d.records, d.columns);

@@ -3,7 +3,6 @@ import { dirname } from "node:path";
 import { SessionStorageError } from "../session-storage-error";
 import type { RecordTable } from "./record-table";
 import { serializeEntries } from "./serialize-entries";
-import { removeSidecarIndex } from "./sidecar-index";
 import { errnoCode, type StorageFs, syncDirectory, writeFully } from "./storage-fs";
 
 /** Result of {@link rewriteSessionFile}. */
@@ -18,7 +17,7 @@ export interface RewriteResult {
  * Replaces the session file atomically: writes header + entries to a temp file next to it, fsyncs it,
  * keeps the original under `<session>.bak-<time>` (a hard link, or a copy where links are not
  * supported), renames the temp file over the session and fsyncs the directory. On success the table
- * is rebuilt for the new content and the stale sidecar index removed. On failure the original is
+ * is rebuilt for the new content (the caller removes its stale sidecar index). On failure the original is
  * untouched and `SESSION_WRITE_FAILED` / `SESSION_ENTRY_INVALID` is thrown.
  */
 export function rewriteSessionFile(
@@ -77,6 +76,5 @@ export function rewriteSessionFile(
     table.push(record, pos, line.length - 1, lineNo++);
     pos += line.length;
   }
-  removeSidecarIndex(fs, path);
   return { size: pos, lines: lineNo - 1, ...(backupPath === undefined ? {} : { backupPath }) };
 }

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
+import { dirname, join } from "node:path";
 import type { StorageLoadIssue, StoredEntryRecord } from "../session-storage";
 import { PARENT_ABSENT, PARENT_MISSING, PARENT_ROOT, type TableColumns } from "./record-table";
 import { readFully, type StorageFs } from "./storage-fs";
 
 /*
- * Sidecar index `<session>.idx`: a cache of the load-time scan of a prefix of the session file, so a
+ * Sidecar index (`<session>.idx`, or a file in a cache folder): a cache of the load-time scan of a prefix of the session file, so a
  * reopen only scans the bytes appended since. Never trusted blindly: it is used only if its own digest
  * matches, the file still has the same inode, the covered prefix still ends with a newline, and a
  * digest of sampled blocks of the covered prefix (first and last 4 KiB plus 16 blocks of 256 bytes
@@ -42,24 +43,34 @@ export interface SidecarIndexData {
 /** Result of reading the sidecar: the data, or why it was not used. */
 export type SidecarReadResult = { ok: true; data: SidecarIndexData } | { ok: false; reason: string };
 
-/** Path of the sidecar index of a session file. */
-export function sidecarIndexPath(sessionPath: string): string {
-  return `${sessionPath}.idx`;
+/**
+ * Where the index of `sessionPath` lives for a storage's `sidecarIndex` option (see
+ * `JsonlStorageOptions`): nowhere (`false`, the default), `<session>.idx` beside it (`true`), or
+ * `<dir>/<first 32 hex characters of SHA-256 of the absolute session path>.idx` (`{ dir }`).
+ */
+export function sidecarIndexPath(
+  sessionPath: string,
+  option: boolean | { dir: string } | undefined,
+): string | undefined {
+  if (option === undefined || option === false) return undefined;
+  if (option === true) return `${sessionPath}.idx`;
+  const key = createHash("sha256").update(sessionPath).digest("hex").slice(0, 32);
+  return join(option.dir, `${key}.idx`);
 }
 
 /**
- * Reads and validates the sidecar of the session open on `fd` (whose current size and inode are
- * given). Never throws: any problem gives `{ ok: false, reason }` and the caller rescans.
+ * Reads and validates the index at `indexPath` for the session open on `fd` (whose current size and
+ * inode are given). Never throws: any problem gives `{ ok: false, reason }` and the caller rescans.
  */
 export function readSidecarIndex(
   fs: StorageFs,
-  sessionPath: string,
+  indexPath: string,
   fd: number,
   file: { size: number; ino: number },
 ): SidecarReadResult {
   let raw: Buffer;
   try {
-    raw = fs.readFileSync(sidecarIndexPath(sessionPath));
+    raw = fs.readFileSync(indexPath);
   } catch {
     return { ok: false, reason: "missing" };
   }
@@ -88,19 +99,21 @@ export function readSidecarIndex(
 }
 
 /**
- * Writes the sidecar atomically (temp file + rename, no fsync: it is a cache that validates itself).
- * Returns false instead of throwing when it cannot be written.
+ * Writes the index to `indexPath` atomically (temp file + rename, no fsync: it is a cache that
+ * validates itself), creating its folder when needed. Returns false instead of throwing when it
+ * cannot be written.
  */
 export function writeSidecarIndex(
   fs: StorageFs,
-  sessionPath: string,
+  indexPath: string,
   fd: number,
   data: SidecarIndexData,
   file: { size: number; mtimeMs: number; ino: number },
 ): boolean {
-  const target = sidecarIndexPath(sessionPath);
+  const target = indexPath;
   const temp = `${target}.tmp-${process.pid}`;
   try {
+    fs.mkdirSync(dirname(target), { recursive: true });
     const payload = encodePayload(data);
     const head = Buffer.alloc(HEADER_BYTES);
     head.write(MAGIC, 0, "latin1");
@@ -135,10 +148,10 @@ export function writeSidecarIndex(
   }
 }
 
-/** Removes the sidecar (after a rewrite). Never throws. */
-export function removeSidecarIndex(fs: StorageFs, sessionPath: string): void {
+/** Removes the index at `indexPath` (after a rewrite). Never throws. */
+export function removeSidecarIndex(fs: StorageFs, indexPath: string): void {
   try {
-    fs.unlinkSync(sidecarIndexPath(sessionPath));
+    fs.unlinkSync(indexPath);
   } catch {
     // absent already
   }
