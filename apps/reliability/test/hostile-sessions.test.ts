@@ -305,7 +305,7 @@ describe("a version 1 file", () => {
 
 describe("read-only commands", () => {
   it("create, change and remove nothing in the session's folder, also for a session large enough to be indexed", async () => {
-    const lines = [HEADER];
+    const lines: Record<string, unknown>[] = [HEADER];
     let parent: string | null = null;
     for (let k = 0; k < 600; k++) {
       const id = `e${String(k).padStart(7, "0")}`;
