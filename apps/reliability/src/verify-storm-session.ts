@@ -76,7 +76,10 @@ export function verifyStormSession(file: string, expected: StormExpectation): St
   };
   const raw = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
   const torn = tornTail(raw);
-  const store = openSessionStore(file, { storage: { durability: expected.durability }, cwd: "/storm" });
+  const store = openSessionStore(file, {
+    storage: { durability: expected.durability, sidecarIndex: true },
+    cwd: "/storm",
+  });
   try {
     const issues = store.issues;
     if (torn && !torn.parses) {

@@ -48,7 +48,8 @@ function killingFs(file, plan) {
   };
 }
 
-const storage = { durability: args.durability };
+// The sidecar index is opt-in; the storm keeps it on, so kills also land around index writes and reuse.
+const storage = { durability: args.durability, sidecarIndex: true };
 if (args.selfKill) storage.fs = killingFs(args.file, args.selfKill);
 const store = openSessionStore(args.file, { storage, cwd: "/storm" });
 const ack = openSync(args.ackFile, "a");
