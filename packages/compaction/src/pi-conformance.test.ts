@@ -3,7 +3,7 @@
  * values, against the goldens that scripts/make-goldens.mjs recorded by running pi. pi is not needed here.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { buildSessionPath, buildSessionProjection, type SessionEntry } from "@arbor/session-store";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -88,9 +88,17 @@ const goldens: Golden[] = readdirSync(GOLDEN_DIR)
   .filter((file) => file.endsWith(".json"))
   .map((file) => JSON.parse(readFileSync(path.join(GOLDEN_DIR, file), "utf8")) as Golden);
 
+/** The monorepo's root, found upwards (the tests also run from a copy of the package: `pnpm mutation`). */
+function repositoryRoot(): string {
+  for (let dir = import.meta.dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "pnpm-workspace.yaml"))) return dir;
+  }
+  throw new Error(`no pnpm-workspace.yaml above ${import.meta.dirname}`);
+}
+
 /** Regenerates a generated session with the bench generator and checks it is the one pi saw. */
 async function loadGenerated(generator: NonNullable<Golden["generator"]>): Promise<LoadedFixture> {
-  const generatorPath = path.resolve(import.meta.dirname, "../../../bench/generate-session.mjs");
+  const generatorPath = path.join(repositoryRoot(), "bench/generate-session.mjs");
   const { generateSessionLines } = (await import(generatorPath)) as {
     generateSessionLines(options: { entries: number; seed: number }): Iterable<string>;
   };

@@ -74,3 +74,14 @@ describe("sessionEntryToContextMessages", () => {
     ]);
   });
 });
+
+describe("projectContextEntry with a hostile edit", () => {
+  it("does not throw for an edit loaded without a replacement field", () => {
+    const chain = new EntryChain();
+    const assistant = chain.assistant("a1");
+    const user = chain.user("u1");
+    const broken = { ...edit("a1", null), replacement: undefined } as unknown as ContextEditEntry;
+    expect(() => projectContextEntry(assistant, broken)).not.toThrow();
+    expect(() => projectContextEntry(user, { ...broken, targetId: "u1" })).not.toThrow();
+  });
+});
