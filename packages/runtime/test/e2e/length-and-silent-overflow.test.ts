@@ -50,6 +50,9 @@ describe("recovery from other overflow shapes (Anthropic SDK)", () => {
     const result = await h.session.prompt("write a lot");
     expect(result.retried).toBe(false);
     expect(h.eventTypes((type) => type.startsWith("compaction"))).toEqual([]);
+    // Not treated as a failed attempt: nothing is omitted (the compaction alone would be skipped here).
+    expect(h.fileEntries().some((entry) => entry.type === "context_edit")).toBe(false);
+    expect(h.agentRequests()).toHaveLength(2);
   });
 
   it("a successful response whose usage exceeds the window (silent overflow) compacts without a retry", async () => {

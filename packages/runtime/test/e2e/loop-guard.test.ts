@@ -17,7 +17,9 @@ describe("the compaction loop guard", () => {
       [
         textReply("hi"),
         toolCallReply("read", { path: "huge.log" }, { usage: { input: 200, output: 20 } }),
-        textReply("next answer"),
+        // Realistic usage: the context is still above the threshold (the kept tool result alone is),
+        // so only the stalled-compaction guard keeps the session from compacting again.
+        textReply("next answer", { usage: { input: 32_600, output: 20 } }),
       ],
       [textReply("SUMMARY"), textReply("PREFIX")],
     );
