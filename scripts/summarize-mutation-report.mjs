@@ -4,14 +4,13 @@
  * no test killed, with its place, mutator, original text and replacement.
  */
 
-/** Statuses a test detected (a timeout is a detection: the mutant made the tests hang). */
-const DETECTED = new Set(["Killed", "Timeout"]);
 /** Statuses no test detected (a mutant that no test even runs is a survivor too). */
 const UNDETECTED = new Set(["Survived", "NoCoverage"]);
 
 /**
- * Score as the issue defines it: detected / (detected + undetected), in percent with one decimal;
- * `null` when the file has no valid mutant. Compile and runtime errors and ignored mutants do not count.
+ * The score: detected / (detected + undetected), in percent with one decimal; `null` when there is
+ * no valid mutant. Detected: killed or timed out (the mutant made the tests hang). Undetected:
+ * survived or not covered by any test. Compile and runtime errors and ignored mutants do not count.
  */
 export function mutationScore(detected, undetected) {
   const total = detected + undetected;
