@@ -4,6 +4,8 @@ import { defineProject } from "vitest/config";
 export default defineProject({
   test: {
     name: "compaction-mutation",
+    // pi-conformance.test.ts then leaves out its generated 6000-entry sessions (see there).
+    env: { ARBOR_MUTATION: "1" },
     include: [
       "src/prepare/*.test.ts",
       "src/cut-point/*.test.ts",
