@@ -100,4 +100,14 @@ describe("prepareCompaction", () => {
     expect(preparation?.messagesToSummarize).toHaveLength(196 * 4);
     expect(counter.calls).toBeLessThan(20);
   });
+
+  it("returns undefined for an empty branch and when the first kept entry has no id (a hostile file)", () => {
+    expect(prepareCompaction([], settings(0))).toBeUndefined();
+    const chain = new EntryChain();
+    chain.message("u1", user(`first ${"x".repeat(400)}`));
+    chain.message("a1", assistant("answer"));
+    const idless = chain.message("u2", user(`second ${"y".repeat(400)}`));
+    delete (idless as { id?: string }).id;
+    expect(prepareCompaction(chain.entries, settings(50))).toBeUndefined();
+  });
 });
