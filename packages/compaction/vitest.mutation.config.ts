@@ -9,6 +9,7 @@ export default defineProject({
     include: [
       "src/prepare/*.test.ts",
       "src/cut-point/*.test.ts",
+      "src/internal/cut-point-search.test.ts",
       "src/pi-conformance.test.ts",
       "src/session-store-integration.test.ts",
       "src/summary/compact.test.ts",

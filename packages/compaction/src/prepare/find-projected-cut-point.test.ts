@@ -8,8 +8,11 @@
 import type { AgentMessage } from "@arbor/agent-loop";
 import type { SessionEntry } from "@arbor/session-store";
 import { describe, expect, it } from "vitest";
+import { BranchProjection } from "../internal/branch-projection";
 import { EntryChain } from "../internal/testing/entries";
 import { assistant, toolCall, toolResult, user } from "../internal/testing/messages";
+import { defaultTokenCounter } from "../tokens/token-counter";
+import { findProjectedCutPoint } from "./find-projected-cut-point";
 import { type CompactionPreparation, prepareCompaction } from "./prepare-compaction";
 
 const settings = (keepRecentTokens: number) => ({ enabled: true, reserveTokens: 16384, keepRecentTokens });
@@ -180,5 +183,43 @@ describe("the recovery advance of the projected cut point", () => {
     chain.add("m1", { type: "model_change", provider: "anthropic", modelId: "claude-test" });
     // Without the advance the cut is the first kept entry: nothing new to summarize.
     expect(prepareCompaction(chain.entries, settings(500))).toBeUndefined();
+  });
+});
+
+describe("the recovery advance: which edits block it", () => {
+  it("a replacement edit before the cut does not block it", () => {
+    const chain = new EntryChain();
+    chain.message("u1", user("first question"));
+    chain.message("a1", assistant("first answer"));
+    replace(chain, "e0", "u1", "an edited first question");
+    chain.message("u2", user(BIG_INPUT));
+    chain.message("a2", assistant("cut of", { stopReason: "length" }));
+    omit(chain, "e1", "a2");
+    expect(shape(prepareCompaction(chain.entries, settings(500)))).toEqual({
+      ...ADVANCED,
+      summarized: ["an edited first ques", "first answer"],
+    });
+  });
+
+  it("a replacement edit of a metadata entry in the suffix blocks it (that entry is not an omitted one)", () => {
+    const chain = recoveredChain();
+    chain.add("m1", { type: "model_change", provider: "anthropic", modelId: "claude-test" });
+    // Not something the store writes (it refuses edits of metadata), but a hostile file may hold it.
+    replace(chain, "e2", "m1", "odd");
+    expect(shape(prepareCompaction(chain.entries, settings(500)))).toEqual(NOT_ADVANCED);
+  });
+});
+
+describe("findProjectedCutPoint", () => {
+  it("a range without a cut point keeps everything from its start", () => {
+    const chain = new EntryChain();
+    chain.message("u1", user("hello"));
+    chain.message("t1", toolResult("c1", "read", "x".repeat(400)));
+    const projection = new BranchProjection(chain.entries, defaultTokenCounter);
+    expect(findProjectedCutPoint(projection, 1, 2, 10)).toEqual({
+      firstKeptEntryIndex: 1,
+      turnStartIndex: -1,
+      isSplitTurn: false,
+    });
   });
 });
