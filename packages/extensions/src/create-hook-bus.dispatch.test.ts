@@ -102,7 +102,39 @@ describe("createHookBus: interceptors", () => {
   });
 });
 
+describe("createHookBus: a hook nobody listens to", () => {
+  it("dispatches to nobody: no result, no failure report", async () => {
+    const unreported: HookError[] = [];
+    const bus = createHookBus<TestHooks>({ onUnreported: (error) => unreported.push(error) });
+    expect(await bus.intercept("beforeCompact", { tokens: 1 })).toEqual({
+      cancelled: false,
+      result: undefined,
+      cancelledBy: undefined,
+      aborted: false,
+    });
+    expect(await bus.emit("turn-start", { turnIndex: 0 })).toEqual({ aborted: false });
+    expect(unreported).toEqual([]);
+  });
+});
+
 describe("createHookBus: failure reports", () => {
+  it("hook-error handlers are notified: a `{ cancel: true }` from one does not stop the next", async () => {
+    const bus = createHookBus<TestHooks>();
+    const log: string[] = [];
+    (bus.on as (name: string, handler: () => unknown) => void)("hook-error", () => {
+      log.push("first");
+      return { cancel: true };
+    });
+    bus.on("hook-error", () => {
+      log.push("second");
+    });
+    bus.on("turn-start", () => {
+      throw new Error("boom");
+    });
+    await bus.emit("turn-start", { turnIndex: 0 });
+    expect(log).toEqual(["first", "second"]);
+  });
+
   it("a hook-error handler receives the error with the hook name and extension id", async () => {
     const unreported: HookError[] = [];
     const bus = createHookBus<TestHooks>({ onUnreported: (error) => unreported.push(error) });
