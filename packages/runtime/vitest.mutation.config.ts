@@ -16,7 +16,6 @@ export default defineProject({
       "test/e2e/failing-summary.test.ts",
       "test/e2e/session-api.test.ts",
       "test/e2e/extension-isolation.test.ts",
-      "test/examples/cheap-model-compaction.test.ts",
     ],
   },
 });
