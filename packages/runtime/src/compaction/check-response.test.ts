@@ -273,9 +273,19 @@ describe("checkResponse: length stops", () => {
       isError: false,
       timestamp: Date.now(),
     });
+    h.persist(await h.respond(textReply("next response")));
+    const beyond = h.persist({
+      role: "toolResult",
+      toolCallId: "call_a",
+      toolName: "read",
+      content: [{ type: "text", text: "a result after the next response (same call id)" }],
+      isError: false,
+      timestamp: Date.now(),
+    });
     expect(await checkResponse(h.core, h.newRun(), cut, after)).toEqual({ retry: true });
     const edits = h.store.getBranch().filter((entry) => entry.type === "context_edit");
     expect(edits.map((edit) => edit.targetId)).toEqual([h.idOf(cut), h.idOf(own)]);
+    expect(edits.some((edit) => edit.targetId === h.idOf(beyond))).toBe(false);
     expect(edits.map((edit) => edit.replacement)).toEqual([null, null]);
     expect(edits.some((edit) => edit.targetId === h.idOf(foreign))).toBe(false);
   });

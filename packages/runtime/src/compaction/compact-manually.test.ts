@@ -21,7 +21,14 @@ describe("compactManually", () => {
     const errorMessage = "Compaction failed: Nothing to compact (session too small)";
     expect(h.events).toEqual([
       { type: "compaction_start", reason: "manual", willRetry: false },
-      { type: "compaction_end", reason: "manual", result: undefined, aborted: false, willRetry: false, errorMessage },
+      {
+        type: "compaction_end",
+        reason: "manual",
+        result: undefined,
+        aborted: false,
+        willRetry: false,
+        errorMessage,
+      },
       {
         type: "session_compact_failed",
         reason: "manual",
