@@ -4,6 +4,8 @@
 // and prints the score of each package against its target. Exits 1 when a package it ran is below
 // its target. `--summary-only` re-reads the last reports without running Stryker; other `--` options
 // go to Stryker (`--incremental` reuses the previous run's results for unchanged code and tests).
+// `--markdown` prints the per-file table and the undetected mutants of docs/mutation.json (for
+// docs/mutation.md) and runs nothing.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -21,9 +23,11 @@ const TARGETS = {
 };
 
 const args = process.argv.slice(2);
-const summaryOnly = args.includes("--summary-only");
+const summaryOnly = args.includes("--summary-only") || args.includes("--markdown");
 const selected = args.filter((arg) => !arg.startsWith("--"));
-const strykerArgs = args.filter((arg) => arg.startsWith("--") && arg !== "--summary-only");
+const strykerArgs = args.filter(
+  (arg) => arg.startsWith("--") && arg !== "--summary-only" && arg !== "--markdown",
+);
 for (const name of selected) {
   if (!(name in TARGETS)) {
     console.error(`mutation: unknown package "${name}" (one of: ${Object.keys(TARGETS).join(", ")})`);
@@ -48,6 +52,10 @@ if (!summaryOnly) {
 }
 
 const summaryFile = path.join(root, "docs/mutation.json");
+if (args.includes("--markdown")) {
+  printMarkdown(JSON.parse(fs.readFileSync(summaryFile, "utf8")));
+  process.exit(0);
+}
 const summary = fs.existsSync(summaryFile) ? JSON.parse(fs.readFileSync(summaryFile, "utf8")) : {};
 let belowTarget = false;
 console.log("\npackage        | target | score  | detected | undetected");
@@ -70,3 +78,24 @@ console.log(
   `\nsummary written to ${path.relative(root, summaryFile)} (reports: packages/*/reports/mutation/)`,
 );
 if (belowTarget) process.exit(1);
+
+function printMarkdown(summary) {
+  console.log("| file | killed | timeout | survived | no coverage | score |");
+  console.log("|---|---|---|---|---|---|");
+  for (const [name, entry] of Object.entries(summary)) {
+    for (const [file, counts] of Object.entries(entry.files)) {
+      const { killed, timeout, survived, noCoverage, score } = counts;
+      console.log(
+        `| \`packages/${name}/${file}\` | ${killed} | ${timeout} | ${survived} | ${noCoverage} | ${score}% |`,
+      );
+    }
+  }
+  for (const [name, entry] of Object.entries(summary)) {
+    console.log(`\n${name}:`);
+    for (const s of entry.survivors) {
+      console.log(
+        `- \`${s.file}:${s.line}:${s.column}\` ${s.mutator}${s.status === "NoCoverage" ? " (no coverage)" : ""}: \`${s.original}\` → \`${s.replacement}\``,
+      );
+    }
+  }
+}
