@@ -124,6 +124,24 @@ describe("runCompaction: success", () => {
     expect(JSON.stringify(h.server.requests.at(-1)?.body)).toContain("focus on the parser");
   });
 
+  it("the summary request uses the session's model and thinking level unless told otherwise", async () => {
+    const h = await createCoreHarness({ llmSummaries: true });
+    h.core.model = { ...h.model, reasoning: true, maxTokens: 32_000 };
+    h.server.enqueue(textReply("## Goal\nPLAIN"));
+    fill(h);
+    await runCompaction(h.core, { reason: "manual", willRetry: false, signal: live() });
+    const plain = h.server.requests.at(-1)?.body as { model: string; thinking?: unknown };
+    expect(plain.model).toBe("claude-test");
+    expect(plain.thinking).toBeUndefined();
+
+    h.core.thinkingLevel = "high";
+    h.server.enqueue(textReply("## Goal\nTHOUGHT"));
+    fill(h);
+    await runCompaction(h.core, { reason: "manual", willRetry: false, signal: live() });
+    const thought = h.server.requests.at(-1)?.body as { thinking?: { type: string } };
+    expect(thought.thinking?.type).toBe("enabled");
+  });
+
   it("a failing model summary falls back to the offline summarizer and says why", async () => {
     const h = await createCoreHarness({ llmSummaries: true });
     h.server.enqueue(serverErrorReply(500));
