@@ -73,4 +73,35 @@ describe("checkResponse: edge cases", () => {
     expect(h.branchShape()).toEqual(["assistant", "context_edit"]);
     expect(h.events).toEqual([]);
   });
+
+  it("a response in the session is dated by its place on the branch, not by its timestamp", async () => {
+    const older = await createCoreHarness();
+    older.say("a".repeat(40_000));
+    older.persist(await older.respond(textReply("noted")));
+    older.say("b".repeat(80_000));
+    const failed = await older.respond(overflowReply());
+    // Stamped an hour ahead, but written before the compaction: older than it.
+    const stamped = older.persist({ ...failed, timestamp: Date.now() + 3_600_000 });
+    older.store.appendCompaction({
+      summary: "done",
+      firstKeptEntryId: older.idOf(stamped),
+      tokensBefore: 30_000,
+    });
+    older.say("next");
+    expect(await checkResponse(older.core, older.newRun(), stamped, after)).toEqual({ retry: false });
+    expect(older.events).toEqual([]);
+
+    const newer = await createCoreHarness();
+    newer.say("a".repeat(40_000));
+    const kept = newer.persist(await newer.respond(textReply("noted")));
+    newer.store.appendCompaction({
+      summary: "done",
+      firstKeptEntryId: newer.idOf(kept),
+      tokensBefore: 10_000,
+    });
+    newer.say("b".repeat(80_000));
+    // Stamped in 1970, but written after the compaction: newer than it.
+    const late = newer.persist({ ...(await newer.respond(overflowReply())), timestamp: 1 });
+    expect(await checkResponse(newer.core, newer.newRun(), late, after)).toEqual({ retry: true });
+  });
 });

@@ -3,7 +3,7 @@
  * way pi reports them and leave the session unchanged; a success lifts the loop guard's stalled mark.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { closeCoreHarnesses, createCoreHarness } from "../../test/helpers/core-harness";
+import { closeCoreHarnesses, createCoreHarness, failingCompactor } from "../../test/helpers/core-harness";
 import { runAutoCompaction } from "./auto-compaction";
 import { compactManually } from "./compact-manually";
 
@@ -63,5 +63,47 @@ describe("compactManually", () => {
     const result = await compactManually(h.core, "focus on c", signal);
     expect(result.entryId).toBe(h.store.getBranch().at(-1)?.id);
     expect(h.core.stalledCompactionId).toBeUndefined();
+  });
+
+  it("runs a manual compaction without retry, with the instructions only when given; a failure is reported once", async () => {
+    const seen: Array<string | undefined> = [];
+    const h = await createCoreHarness({
+      compaction: {
+        compactor: {
+          name: "recording",
+          async compact(preparation, options) {
+            seen.push(options && "customInstructions" in options ? options.customInstructions : "(none)");
+            return {
+              summary: "S",
+              firstKeptEntryId: preparation.firstKeptEntryId,
+              tokensBefore: preparation.tokensBefore,
+              details: { readFiles: [], modifiedFiles: [] },
+              summarizer: "offline",
+            };
+          },
+          async summarizeBranch() {
+            throw new Error("not used");
+          },
+        },
+      },
+    });
+    h.say("x".repeat(40_000));
+    h.say("y".repeat(40_000));
+    await compactManually(h.core, "focus", signal);
+    h.say("z".repeat(40_000));
+    await compactManually(h.core, undefined, signal);
+    expect(seen).toEqual(["focus", "(none)"]);
+    expect(h.events.filter((event) => event.type === "compaction_start")).toEqual([
+      { type: "compaction_start", reason: "manual", willRetry: false },
+      { type: "compaction_start", reason: "manual", willRetry: false },
+    ]);
+
+    const failing = await createCoreHarness({ compaction: { compactor: failingCompactor("down") } });
+    failing.say("x".repeat(40_000));
+    failing.say("y".repeat(40_000));
+    await expect(compactManually(failing.core, undefined, signal)).rejects.toMatchObject({
+      code: "COMPACTION_FAILED",
+    });
+    expect(failing.eventTypes()).toEqual(["compaction_start", "compaction_end", "session_compact_failed"]);
   });
 });
