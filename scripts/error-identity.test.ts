@@ -35,6 +35,8 @@ const FACTORIES: Record<string, (cls: ErrorClass) => Error> = {
     }),
   CompactionSettingsError: (c) =>
     new (c as unknown as new (key: string, v: unknown, e: string) => Error)("compaction.x", 1, "y"),
+  MissingPeerDependencyError: (c) =>
+    new (c as unknown as new (d: object) => Error)({ packageName: "p", versionRange: "^1", neededBy: "x" }),
   RuntimeError: (c) => new (c as unknown as new (code: string, m: string) => Error)("SESSION_BUSY", "m"),
   SettingsError: (c) =>
     new (c as unknown as new (code: string, f: string, m: string) => Error)(

@@ -56,7 +56,7 @@ describe("loadExtensionFromFile", () => {
     expect((await loadExtensionFromFile(file)).extension.name).toBe("cjs-ext");
   });
 
-  it("loads a TypeScript file with types and a relative TypeScript import, through tsx", async () => {
+  it("loads a TypeScript file with types and a relative TypeScript import, through jiti", async () => {
     await write("helper.ts", "export const suffix: string = '-from-helper';\n");
     const file = await write(
       "typed.ts",

@@ -7,7 +7,7 @@ import { validateExtensionDefinition } from "./internal/validate-extension-defin
 
 /** File extensions Node imports natively. */
 const JAVASCRIPT_EXTENSIONS = new Set([".js", ".mjs", ".cjs"]);
-/** File extensions imported through tsx. */
+/** File extensions imported through jiti (an optional peer dependency). */
 const TYPESCRIPT_EXTENSIONS = new Set([".ts", ".mts", ".cts"]);
 
 /** An extension definition and the file it came from. */
@@ -22,10 +22,11 @@ export interface LoadedExtension {
  * Imports an extension module and returns its validated default export.
  *
  * - `.js`, `.mjs`, `.cjs` are imported with Node's own `import()`.
- * - `.ts`, `.mts`, `.cts` are imported with tsx's programmatic API (`tsImport` from `tsx/esm/api`,
- *   loaded only when a TypeScript file is imported), because Node 20 cannot strip types itself.
- *   tsx transpiles without type checking, and the module's own relative imports may be TypeScript
- *   too.
+ * - `.ts`, `.mts`, `.cts` are imported with `jiti` (an optional peer dependency, loaded only when a
+ *   TypeScript file is imported), because Node 20 cannot strip types itself. jiti transpiles without
+ *   type checking and writes no cache files; the module's own relative imports may be TypeScript too.
+ *   Without jiti installed, a TypeScript file fails with `EXTENSION_LOAD_FAILED` whose message says
+ *   to install it; `.js` / `.mjs` / `.cjs` files never need it.
  * - The default export must be an extension definition (`defineExtension({ apiVersion, name, setup })`).
  *
  * Node caches modules by URL: loading the same `.js` file twice returns the same module instance,
@@ -33,7 +34,8 @@ export interface LoadedExtension {
  *
  * Relative paths resolve against `process.cwd()`. Does not call `setup`; see `installExtension`.
  *
- * @throws ExtensionError `EXTENSION_LOAD_FAILED` (file missing, unsupported extension, import threw),
+ * @throws ExtensionError `EXTENSION_LOAD_FAILED` (file missing, unsupported extension, jiti missing for
+ * a TypeScript file, import threw),
  * `EXTENSION_INVALID` (no default export or not a definition), `EXTENSION_API_VERSION`. Every error
  * names the absolute file path.
  */
@@ -49,10 +51,12 @@ export async function loadExtensionFromFile(file: string): Promise<LoadedExtensi
     );
   }
   await assertIsFile(absolute);
-  const url = pathToFileURL(absolute).href;
+  const importTypeScript = isTypeScript ? await loadTypeScriptImporter(absolute) : undefined;
   let namespace: Record<string, unknown>;
   try {
-    namespace = isTypeScript ? await importTypeScript(url) : await import(url);
+    namespace = importTypeScript
+      ? await importTypeScript(absolute)
+      : await import(pathToFileURL(absolute).href);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ExtensionError(
@@ -92,13 +96,33 @@ async function assertIsFile(absolute: string): Promise<void> {
   });
 }
 
-async function importTypeScript(url: string): Promise<Record<string, unknown>> {
-  const { tsImport } = await import("tsx/esm/api");
-  return tsImport(url, { parentURL: import.meta.url });
+/** The TypeScript loader's version range this package is tested with (its optional peer dependency). */
+const JITI_RANGE = "^2.7.0";
+
+/**
+ * Imports jiti (only when a TypeScript extension is loaded) and returns a function that imports one
+ * file with it. jiti is an optional peer dependency: without it, throws `EXTENSION_LOAD_FAILED`
+ * naming the package to install.
+ */
+async function loadTypeScriptImporter(
+  file: string,
+): Promise<(file: string) => Promise<Record<string, unknown>>> {
+  let jiti: typeof import("jiti");
+  try {
+    jiti = await import("jiti");
+  } catch (error) {
+    throw new ExtensionError(
+      "EXTENSION_LOAD_FAILED",
+      `Extension file ${file}: loading a TypeScript extension needs the optional peer dependency jiti, which is not installed: npm install jiti@"${JITI_RANGE}" (or write the extension as .js / .mjs)`,
+      { file, cause: error },
+    );
+  }
+  const loader = jiti.createJiti(import.meta.url, { fsCache: false, interopDefault: false });
+  return async (target) => (await loader.import(target)) as Record<string, unknown>;
 }
 
 /**
- * A CommonJS module (or a TypeScript file tsx compiled as one) whose `module.exports` has its own
+ * A CommonJS module (or a TypeScript file jiti compiled as one) whose `module.exports` has its own
  * `default` shows up as `{ default: { default: definition } }`; unwrap that one level.
  */
 function unwrapDefault(value: unknown): unknown {

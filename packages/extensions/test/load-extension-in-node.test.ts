@@ -1,6 +1,6 @@
 /**
  * Loads extension files in a plain Node process through the built package (dist), outside vitest's
- * module runner (which would transpile TypeScript itself and hide whether tsx does the work).
+ * module runner (which would transpile TypeScript itself and hide whether jiti does the work).
  * Needs `pnpm --filter @arbor/extensions build` first; `pnpm test` builds before testing.
  */
 import { execFile } from "node:child_process";
@@ -47,7 +47,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-it("loads .ts (through tsx) and .mjs extensions in plain Node and installs one on a bus", async () => {
+it("loads .ts (through jiti) and .mjs extensions in plain Node and installs one on a bus", async () => {
   const script = `
     const { loadExtensionFromFile, installExtension, createHookBus } = await import(${JSON.stringify(pathToFileURL(distEntry).href)});
     const dir = ${JSON.stringify(dir)};
@@ -66,4 +66,4 @@ it("loads .ts (through tsx) and .mjs extensions in plain Node and installs one o
     code: "EXTENSION_API_VERSION",
     file: path.join(dir, "bad-version.ts"),
   });
-});
+}, 60_000);

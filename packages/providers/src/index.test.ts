@@ -34,6 +34,7 @@ describe("package surface", () => {
         "CONTEXT_OVERFLOW_PATTERNS",
         "IMAGE_OMITTED_TEXT",
         "MISSING_TOOL_RESULT_TEXT",
+        "MissingPeerDependencyError",
         "NOT_OVERFLOW_PATTERNS",
         "OPENAI_MODELS",
         "ProviderError",

@@ -10,6 +10,10 @@ export { ArborError } from "./errors/arbor-error";
 export { type ClassifyProviderErrorOptions, classifyProviderError } from "./errors/classify-provider-error";
 export { hasErrorMarker, setErrorMarker } from "./errors/error-marker";
 export type { HeaderSource } from "./errors/header-lookup";
+export {
+  type MissingPeerDependencyDetails,
+  MissingPeerDependencyError,
+} from "./errors/missing-peer-dependency-error";
 export { parseRetryAfter } from "./errors/parse-retry-after";
 export { ProviderError, type ProviderErrorCode, type ProviderErrorOptions } from "./errors/provider-error";
 export { redactSecrets } from "./errors/redact-secrets";

@@ -8,7 +8,7 @@ import {
   formatBashExecution,
   renderSystemPrompt,
 } from "@arbor/agent-loop";
-import type { SystemMessage } from "@arbor/providers";
+import { MissingPeerDependencyError, type SystemMessage } from "@arbor/providers";
 import type { TokenCounter } from "../tokens/token-counter";
 
 /** Encodings shipped with js-tiktoken. `o200k_base` is GPT-4o and later; `cl100k_base` GPT-4 / 3.5. */
@@ -62,7 +62,19 @@ function loadEncoder(encoding: TiktokenEncodingName): Encoder {
   let encoder = encoders.get(encoding);
   if (encoder === undefined) {
     const require = createRequire(import.meta.url);
-    const { Tiktoken } = require("js-tiktoken/lite") as { Tiktoken: new (ranks: unknown) => Encoder };
+    let lite: { Tiktoken: new (ranks: unknown) => Encoder };
+    try {
+      lite = require("js-tiktoken/lite") as typeof lite;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "MODULE_NOT_FOUND") throw error;
+      throw new MissingPeerDependencyError({
+        packageName: "js-tiktoken",
+        versionRange: "^1.0.21",
+        neededBy: "@arbor/compaction/tiktoken",
+        cause: error,
+      });
+    }
+    const { Tiktoken } = lite;
     const ranks = require(`js-tiktoken/ranks/${encoding}`) as { default?: unknown };
     encoder = new Tiktoken(ranks.default ?? ranks);
     encoders.set(encoding, encoder);
@@ -130,7 +142,8 @@ function messageParts(message: AgentMessage): { texts: string[]; images: number 
  * Counts are cached per message object (a WeakMap), and long texts are also cached by value, so a growing
  * session is only tokenized for what was appended. Messages must not be mutated after being counted.
  *
- * @throws Error when js-tiktoken is not installed (at the first count, not at creation).
+ * @throws MissingPeerDependencyError (from `@arbor/providers`, code `MISSING_PEER_DEPENDENCY`) when
+ * js-tiktoken is not installed (at the first count or `preload()`, not at creation).
  */
 export function createTiktokenCounter(options: TiktokenCounterOptions = {}): TiktokenCounter {
   const encoding = options.encoding ?? "o200k_base";

@@ -1,4 +1,4 @@
-import Anthropic from "@anthropic-ai/sdk";
+import { assertPeerInstalled } from "../internal/assert-peer-installed";
 import { createSdkProvider, type SdkProviderOptions } from "../internal/create-sdk-provider";
 import type { Provider } from "../provider/provider";
 import { type AnthropicRequestBody, buildAnthropicRequest } from "./build-anthropic-request";
@@ -27,8 +27,17 @@ export interface AnthropicProviderOptions extends SdkProviderOptions {
  * The key comes from `StreamOptions.apiKey`, then `options.apiKey`, then `ANTHROPIC_API_KEY`; a
  * missing key ends the stream with a `PROVIDER_MISSING_API_KEY` error naming that variable. The key
  * is only handed to the SDK: it is never logged, stored, or put in an error message.
+ *
+ * The SDK is an optional peer dependency, imported at the first request.
+ *
+ * @throws MissingPeerDependencyError (`MISSING_PEER_DEPENDENCY`) when `@anthropic-ai/sdk` is not installed.
  */
 export function createAnthropicProvider(options: AnthropicProviderOptions = {}): Provider {
+  assertPeerInstalled({
+    packageName: "@anthropic-ai/sdk",
+    versionRange: "^1.14.0",
+    neededBy: "@arbor/providers/anthropic",
+  });
   return createSdkProvider<AnthropicRequestBody>(
     {
       name: "anthropic",
@@ -39,6 +48,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions = {}):
       requiresKey: () => true,
       buildBody: buildAnthropicRequest,
       async *run(attempt) {
+        const { default: Anthropic } = await import("@anthropic-ai/sdk");
         const client = new Anthropic({
           apiKey: attempt.apiKey,
           baseURL: attempt.baseUrl,

@@ -1,6 +1,6 @@
-import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
+import { assertPeerInstalled } from "../internal/assert-peer-installed";
 import { createSdkProvider, type SdkProviderOptions } from "../internal/create-sdk-provider";
 import type { Provider, ProviderRequest, StreamOptions } from "../provider/provider";
 import { buildOpenAIChatRequest } from "./build-openai-chat-request";
@@ -47,8 +47,17 @@ function buildBody(request: ProviderRequest, options: StreamOptions): OpenAIRequ
  * required for the `openai` provider (a missing key ends the stream with a
  * `PROVIDER_MISSING_API_KEY` error naming the variable); for other providers a placeholder is sent
  * when no key is configured. The key is never logged, stored, or put in an error message.
+ *
+ * The SDK is an optional peer dependency, imported at the first request.
+ *
+ * @throws MissingPeerDependencyError (`MISSING_PEER_DEPENDENCY`) when `openai` is not installed.
  */
 export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provider {
+  assertPeerInstalled({
+    packageName: "openai",
+    versionRange: "^6.49.0",
+    neededBy: "@arbor/providers/openai",
+  });
   return createSdkProvider<OpenAIRequestBody>(
     {
       name: "openai",
@@ -59,6 +68,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions = {}): Provi
       requiresKey: (model) => model.provider === "openai",
       buildBody,
       async *run(attempt) {
+        const { default: OpenAI } = await import("openai");
         const client = new OpenAI({
           apiKey: attempt.apiKey ?? NO_KEY_PLACEHOLDER,
           baseURL: attempt.baseUrl,
