@@ -3,7 +3,6 @@ import { expect, it } from "vitest";
 it("exports exactly the documented runtime names", async () => {
   expect(Object.keys(await import("./index")).sort()).toMatchInlineSnapshot(`
     [
-      "AgentSession",
       "DEFAULT_MAX_CONSECUTIVE_AUTO_COMPACTIONS",
       "RuntimeError",
       "SettingsError",

@@ -28,13 +28,13 @@ export type {
   CompactionEndEvent,
   CompactionFallbackEvent,
   CompactionReason,
-  CompactionResult,
   CompactionStartEvent,
   CompactionSummarizer,
   HookErrorNotice,
   ModelChangeEvent,
   SessionCompactEvent,
   SessionCompactFailedEvent,
+  SessionCompactionResult,
   SessionErrorEvent,
   SessionInfoChangedEvent,
   SessionNotification,
@@ -50,8 +50,7 @@ export { DEFAULT_MAX_CONSECUTIVE_AUTO_COMPACTIONS } from "./internal/run-state";
 export type { NavigateOptions, NavigateResult } from "./navigation/navigate-tree";
 export type { RuntimeErrorCode, RuntimeErrorDetails } from "./runtime-error";
 export { RuntimeError } from "./runtime-error";
-export type { PromptInput } from "./session/agent-session";
-export { AgentSession } from "./session/agent-session";
+export type { AgentSession, PromptInput } from "./session/agent-session";
 export type { CreateAgentSessionOptions, SessionCompactionOptions } from "./session/agent-session-options";
 export type { ContextUsage } from "./session/context-usage";
 export { createAgentSession } from "./session/create-agent-session";

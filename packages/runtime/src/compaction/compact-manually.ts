@@ -1,4 +1,4 @@
-import type { CompactionResult } from "../events/session-events";
+import type { SessionCompactionResult } from "../events/session-events";
 import { notify, type SessionCore } from "../internal/session-core";
 import type { RuntimeError } from "../runtime-error";
 import { runCompaction } from "./run-compaction";
@@ -16,7 +16,7 @@ export async function compactManually(
   core: SessionCore,
   customInstructions: string | undefined,
   signal: AbortSignal,
-): Promise<CompactionResult> {
+): Promise<SessionCompactionResult> {
   const outcome = await runCompaction(core, {
     reason: "manual",
     willRetry: false,

@@ -1,7 +1,11 @@
 import { prepareCompaction } from "@arbor/compaction";
 import type { Usage } from "@arbor/providers";
 import type { CustomCompaction } from "../events/runtime-hooks";
-import type { CompactionReason, CompactionResult, CompactionSummarizer } from "../events/session-events";
+import type {
+  CompactionReason,
+  CompactionSummarizer,
+  SessionCompactionResult,
+} from "../events/session-events";
 import { currentCompactionSettings, notify, type SessionCore } from "../internal/session-core";
 import { RuntimeError } from "../runtime-error";
 import { summarizeWithFallback } from "./summarize-with-fallback";
@@ -16,7 +20,7 @@ export interface RunCompactionInput {
 
 /** What {@link runCompaction} did. */
 export type CompactionOutcome =
-  | { status: "compacted"; result: CompactionResult }
+  | { status: "compacted"; result: SessionCompactionResult }
   /** No preparation: nothing was emitted, nothing written. */
   | { status: "skipped"; error: RuntimeError }
   /** Events were emitted; nothing was written. */
@@ -99,7 +103,7 @@ export async function runCompaction(
       usage: parts.usage,
       fromHook: fromExtension,
     });
-    const result: CompactionResult = {
+    const result: SessionCompactionResult = {
       entryId: entry.id,
       summary: entry.summary,
       firstKeptEntryId: entry.firstKeptEntryId,

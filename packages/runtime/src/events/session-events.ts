@@ -18,7 +18,7 @@ export type CompactionReason = "manual" | "threshold" | "overflow";
 export type CompactionSummarizer = "model" | "offline" | "extension";
 
 /** What a finished compaction wrote (pi's `CompactionResult`, plus the entry id and the summarizer). */
-export interface CompactionResult<TDetails = unknown> {
+export interface SessionCompactionResult<TDetails = unknown> {
   /** Id of the `compaction` entry appended. */
   entryId: string;
   summary: string;
@@ -63,7 +63,7 @@ export interface CompactionEndEvent {
   type: "compaction_end";
   reason: CompactionReason;
   /** Present on success. */
-  result: CompactionResult | undefined;
+  result: SessionCompactionResult | undefined;
   /** True when aborted or cancelled by an extension. */
   aborted: boolean;
   /** True when the failed request is sent again next (success of an overflow recovery only). */

@@ -3,7 +3,7 @@ import type { ImageContent, Model, Provider, ReasoningLevel, TextContent } from 
 import type { SessionInfoEntry, SessionStore } from "@arbor/session-store";
 import { compactManually } from "../compaction/compact-manually";
 import type { SessionShutdownReason } from "../events/lifecycle-events";
-import type { AgentSessionEvent, CompactionResult } from "../events/session-events";
+import type { AgentSessionEvent, SessionCompactionResult } from "../events/session-events";
 import { wrapProvider } from "../extensions/wrap-provider";
 import { assertLifecycleReason } from "../internal/assert-lifecycle-reason";
 import { emitLifecycleEvent } from "../internal/emit-lifecycle-event";
@@ -151,7 +151,7 @@ export class AgentSession {
    * @throws RuntimeError `NOTHING_TO_COMPACT`, `ALREADY_COMPACTED`, `COMPACTION_CANCELLED`,
    * `COMPACTION_FAILED` (the session is unchanged), `SESSION_BUSY`, `SESSION_DISPOSED`.
    */
-  async compact(customInstructions?: string): Promise<CompactionResult> {
+  async compact(customInstructions?: string): Promise<SessionCompactionResult> {
     this.assertCallable("compact");
     this.abortNow();
     return runLocked(this.core, "compact", (signal) =>
