@@ -263,6 +263,7 @@ export class SessionStore extends SessionView {
     for (const entry of entries) this.track(entry);
   }
 
+  /** @internal */
   private deriveSession(target: NewSessionTarget, entries: readonly SessionEntry[]): SessionStore {
     this.assertOpen();
     const { header, storage } = resolveSessionTarget(this, target);
@@ -281,6 +282,7 @@ export class SessionStore extends SessionView {
     return derived;
   }
 
+  /** @internal */
   private base(): { id: string; parentId: string | null; timestamp: string } {
     this.assertOpen();
     const now = this.options.now?.() ?? new Date();
@@ -291,6 +293,7 @@ export class SessionStore extends SessionView {
     };
   }
 
+  /** @internal */
   private commit(entry: Record<string, unknown>): SessionEntry {
     const problem = findEntryProblem(entry);
     if (problem !== undefined) {
@@ -309,6 +312,7 @@ export class SessionStore extends SessionView {
     return typed;
   }
 
+  /** @internal */
   private track(entry: SessionEntry): void {
     const index = this.table.push(entry);
     this.leaf = index;

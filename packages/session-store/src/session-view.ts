@@ -21,14 +21,21 @@ import type { SessionStorage } from "./storage/session-storage";
  * method needs them. Methods returning entries return the stored objects: do not mutate them.
  */
 export class SessionView {
+  /** @internal */
   protected readonly table: EntryTable;
+  /** @internal */
   protected readonly labels: LabelIndex;
+  /** @internal */
   protected readonly projection: ProjectionCache;
+  /** @internal */
   protected readonly writer: SessionWriter;
+  /** @internal */
   protected readonly problems: SessionIssue[] = [];
+  /** @internal */
   protected leaf: number;
-  /** The leaf chosen at load (the last entry in file order). */
+  /** @internal The leaf chosen at load (the last entry in file order). */
   private readonly loadedLeaf: number;
+  /** @internal */
   protected sessionName: { value: string | undefined } | undefined;
 
   /**
@@ -223,6 +230,7 @@ export class SessionView {
     this.storage.close();
   }
 
+  /** @internal */
   protected requireIndex(entryId: string): number {
     const index = this.table.indexOf(entryId);
     if (index === undefined) {
@@ -234,6 +242,7 @@ export class SessionView {
     return index;
   }
 
+  /** @internal */
   protected assertOpen(): void {
     if (this.writer.closed)
       throw new SessionStoreError("SESSION_CLOSED", "The session store is closed", {
@@ -246,6 +255,7 @@ export class SessionView {
    * the start of each line), treats that line as if it had been found corrupt at load: reports
    * `SESSION_LINE_CORRUPT`, leaves the entry out (its children lose their parent, as in pi), moves a
    * leaf that was that entry, and runs the read again. Each retry hides one more entry, so it ends.
+   * @internal
    */
   protected tolerateCorruptLines<T>(read: () => T): T {
     for (;;) {
@@ -261,7 +271,7 @@ export class SessionView {
     }
   }
 
-  /** Updates the view after the table hid the entry of a corrupt line (see {@link tolerateCorruptLines}). */
+  /** @internal Updates the view after the table hid the entry of a corrupt line (see {@link tolerateCorruptLines}). */
   protected leaveOutCorruptLine(found: CorruptLineFound): void {
     const { storageError, index } = found;
     this.report({
@@ -281,6 +291,7 @@ export class SessionView {
     }
   }
 
+  /** @internal */
   protected reportEntryProblem(problem: EntryProblem): void {
     const line = this.storage.lineOf?.(problem.index);
     const where =
@@ -298,6 +309,7 @@ export class SessionView {
     });
   }
 
+  /** @internal */
   protected report(issue: SessionIssue): void {
     this.problems.push(issue);
     this.options.onIssue?.(issue);
