@@ -86,7 +86,7 @@ export async function runAutoCompaction(
 }
 
 /**
- * pi's between-turns check (§9.4 item 2): when the projected context of the current leaf is above
+ * pi's between-turns check (see packages/runtime/docs/reference.md#when-the-session-compacts): when the projected context of the current leaf is above
  * the threshold, compact before the next assistant request.
  */
 export async function compactBeforeNextResponse(core: SessionCore, run: RunState): Promise<void> {

@@ -22,7 +22,7 @@ export interface ResponseCheck {
 const NO_RETRY: ResponseCheck = { retry: false };
 
 /**
- * pi's `_checkCompaction` (§9.5), run after a loop run ends (`prePrompt: false`) and before a new
+ * pi's `_checkCompaction` (see packages/runtime/docs/reference.md#when-the-session-compacts), run after a loop run ends (`prePrompt: false`) and before a new
  * prompt (`prePrompt: true`, which also considers aborted responses and never retries):
  * 1. nothing when automatic compaction is disabled, or the response predates the latest compaction;
  * 2. a context overflow (the provider's error, or usage above the window) or a recoverable `length`

@@ -43,7 +43,7 @@ function skippedReason(core: SessionCore): RuntimeError {
 }
 
 /**
- * The compaction pipeline shared by manual, threshold and overflow compaction (pi 1.6.0 §5.10):
+ * The compaction pipeline shared by manual, threshold and overflow compaction (see packages/runtime/docs/reference.md#when-the-session-compacts):
  * 1. `prepareCompaction` on the current branch; without a preparation it returns `skipped` and emits
  *    nothing;
  * 2. `compaction_start`;

@@ -36,7 +36,7 @@ function contentText(content: string | Array<{ type: string; text?: string }>): 
 }
 
 /**
- * pi's `navigateTree` (§6.4), run under the session lock:
+ * pi's `navigateTree` (see packages/runtime/docs/reference.md#api), run under the session lock:
  * 1. a target equal to the leaf is a no-op; an unknown target throws `ENTRY_NOT_FOUND`;
  * 2. the entries of the branch being left are collected, then `session_before_tree` may cancel,
  *    supply the summary, or override instructions and label;

@@ -14,7 +14,7 @@ export interface ContextUsage {
 }
 
 /**
- * pi's `getContextUsage` (§4): `undefined` when the model has no context window; after a compaction,
+ * pi's `getContextUsage` (see packages/runtime/docs/reference.md#api): `undefined` when the model has no context window; after a compaction,
  * `tokens: null` until an assistant response after it reports usage (its numbers would describe the
  * old context); otherwise the projected estimate (provider usage plus estimates of what followed it,
  * or a pure estimate when an edit or compaction is newer than that usage).

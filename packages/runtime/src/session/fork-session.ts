@@ -42,7 +42,7 @@ function textOf(content: unknown): string {
 }
 
 /**
- * pi's fork and clone (§2): once the arguments are valid, `session_before_fork {entryId, position}`
+ * pi's fork and clone (see packages/runtime/docs/reference.md#api): once the arguments are valid, `session_before_fork {entryId, position}`
  * may cancel; then the path from the root to the chosen point is copied into a new session (labels
  * re-appended, `parentSession` pointing here) and `createFrom` starts a session over it (which emits
  * `session_start {reason: "fork"}` there). This session is not changed and gets no

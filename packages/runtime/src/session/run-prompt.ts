@@ -42,7 +42,7 @@ function lastAssistantOf(messages: readonly AgentMessage[]): AssistantMessage | 
 }
 
 /**
- * One prompt, with pi's checks around the loop (§9.4):
+ * One prompt, with pi's checks around the loop (see packages/runtime/docs/reference.md#when-the-session-compacts):
  * 1. before the prompt: the last response is checked (threshold, or overflow recovery without
  *    retry); a loop-guard stop ends the prompt here, before anything is written;
  * 2. the loop runs with the store's projection as context; every finished message is appended as the
