@@ -31,7 +31,7 @@ async function failureOf(file: string): Promise<ExtensionError> {
   return error;
 }
 
-describe("loadExtensionFromFile", () => {
+describe("loadExtensionFromFile", { timeout: 30_000 }, () => {
   it("loads an ES module .mjs and .js file", async () => {
     const source = 'export default { apiVersion: 1, name: "NAME", setup(api) { api.loaded = "NAME"; } };\n';
     for (const [name, extensionName] of [

@@ -41,7 +41,7 @@ const settings = {
   cheapModelCompaction: { model: "claude-cheap", maxTokens: 512 },
 };
 
-describe("examples/extensions/cheap-model-compaction.ts", () => {
+describe("examples/extensions/cheap-model-compaction.ts", { timeout: 30_000 }, () => {
   it("loads from its file and summarizes with the cheaper model; the session keeps its model", async () => {
     const { extension } = await loadExtensionFromFile(file);
     expect(extension.name).toBe("cheap-model-compaction");

@@ -50,7 +50,7 @@ async function readFourFiles(extensions: string[]): Promise<Harness> {
   return h;
 }
 
-describe("examples/extensions/mask-old-tool-outputs.ts", () => {
+describe("examples/extensions/mask-old-tool-outputs.ts", { timeout: 30_000 }, () => {
   it("without it, the same work crosses the threshold and needs a summary (control)", async () => {
     const h = await readFourFiles([]);
     expect(h.fileEntries().some((entry) => entry.type === "compaction")).toBe(true);
