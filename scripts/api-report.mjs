@@ -50,7 +50,15 @@ for (const dir of fs.readdirSync(path.join(repoRoot, "packages")).sort()) {
         mainEntryPointFilePath: entry,
         compiler: {
           overrideTsconfig: {
-            compilerOptions: { target: "ES2022", module: "ESNext", moduleResolution: "Bundler", lib: ["ES2023"], types: ["node"], strict: true, skipLibCheck: true },
+            compilerOptions: {
+              target: "ES2022",
+              module: "ESNext",
+              moduleResolution: "Bundler",
+              lib: ["ES2023"],
+              types: ["node"],
+              strict: true,
+              skipLibCheck: true,
+            },
             include: [entry],
           },
         },
@@ -80,7 +88,8 @@ for (const dir of fs.readdirSync(path.join(repoRoot, "packages")).sort()) {
       localBuild: update,
       showVerboseMessages: false,
       messageCallback: (message) => {
-        if (message.category !== "Console" && (message.logLevel === "warning" || message.logLevel === "error")) {
+        const fromConsole = String(message.messageId).startsWith("console-");
+        if (!fromConsole && (message.logLevel === "warning" || message.logLevel === "error")) {
           problems.push(`${manifest.name}${subpath.slice(1)}: ${message.text}`);
         }
         message.handled = true;
