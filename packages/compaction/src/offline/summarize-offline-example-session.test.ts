@@ -15,7 +15,7 @@ import { summarizeOffline } from "./summarize-offline";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../../../..");
 const EXAMPLE = path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl");
-const README = path.resolve(import.meta.dirname, "../../README.md");
+const README = path.resolve(import.meta.dirname, "../../docs/reference.md");
 
 function section(summary: string, heading: string): string {
   const start = summary.indexOf(`${heading}\n`);
@@ -117,7 +117,7 @@ describe("summarizeOffline on the example session", () => {
     expect(summarizeOffline(preparation)).toBe(summary);
   });
 
-  it("is the example printed in the package README", async () => {
+  it("is the example printed in the package reference (docs/reference.md)", async () => {
     const readme = readFileSync(README, "utf8");
     const offline = readme.slice(readme.indexOf("## Offline summarizer"));
     const block = /```markdown\n([\s\S]*?)\n```/.exec(offline)?.[1];
