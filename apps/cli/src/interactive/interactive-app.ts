@@ -1,4 +1,3 @@
-import path from "node:path";
 import readline from "node:readline";
 import type { AgentSession } from "@arbor/runtime";
 import type { SessionStore } from "@arbor/session-store";
@@ -7,7 +6,7 @@ import type { CliIo } from "../cli-io";
 import { sanitizeTerminalText } from "../format/sanitize-terminal-text";
 import { exitCodeForSignal } from "../process/termination-signals";
 import { reportError } from "../report-error";
-import type { OutsideAccessAnswer, OutsideAccessRequest } from "../tools/path-guard";
+import { askOutsideAccess } from "./ask-outside-access";
 import { formatStatusLine } from "./format-status-line";
 import type { InteractiveContext } from "./interactive-context";
 import { canPickFrom, type PickFromListOptions, pickFromList } from "./pick-from-list";
@@ -64,7 +63,7 @@ export class InteractiveApp implements InteractiveContext {
     });
     this.current = { session, store, binding, unsubscribe: this.attach(session) };
     this.cost = session.getSessionStats().cost;
-    environment.toolGuard.confirm = (request) => this.confirmOutside(request);
+    environment.toolGuard.confirm = (request) => askOutsideAccess(this, request);
   }
 
   get session(): AgentSession {
@@ -179,20 +178,6 @@ export class InteractiveApp implements InteractiveContext {
   }
 
   private pendingPrefill: string | undefined;
-
-  /** Asks whether a file tool may use a path outside the working folder (the path guard's `confirm`). */
-  private async confirmOutside(request: OutsideAccessRequest): Promise<OutsideAccessAnswer> {
-    this.renderer.stopSpinner();
-    const folder = path.dirname(request.realPath);
-    const answer = await this.ask(
-      this.style.yellow(
-        `${sanitizeTerminalText(request.tool)} wants to ${request.access} ${sanitizeTerminalText(request.realPath)}, outside the working folder. Allow? [y]es once, [a]lways for ${sanitizeTerminalText(folder)} in this run, [N]o: `,
-      ),
-    );
-    if (/^(y|yes)$/i.test(answer)) return "once";
-    if (/^(a|always)$/i.test(answer)) return "folder";
-    return "deny";
-  }
 
   private attach(session: AgentSession): () => void {
     return session.subscribe((event) => {
