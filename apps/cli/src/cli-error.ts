@@ -8,7 +8,10 @@ import { ArborError } from "@arbor/providers";
  * - `CLI_SESSION_EMPTY`: an offline command was given an empty file (no header: no session yet);
  * - `CLI_MISSING_API_KEY`: the provider's key variable is not set (the message names it);
  * - `CLI_UNKNOWN_MODEL`: no built-in or declared model has that id;
- * - `CLI_MODELS_FILE_INVALID`: a models file is not valid (the message names the file and the key).
+ * - `CLI_MODELS_FILE_INVALID`: a models file is not valid (the message names the file and the key);
+ * - `CLI_PROJECT_MODEL_REFUSED`: a project's models file redefines a built-in or user-defined model id,
+ *   or names an `apiKeyEnv` the user has not allowed (the message names the file, model and rule);
+ * - `CLI_TRUST_STORE_INVALID`: `$ARBOR_HOME/trusted-folders.json` cannot be read (it is left unchanged).
  */
 export type CliErrorCode =
   | "CLI_USAGE"
@@ -17,7 +20,9 @@ export type CliErrorCode =
   | "CLI_SESSION_EMPTY"
   | "CLI_MISSING_API_KEY"
   | "CLI_UNKNOWN_MODEL"
-  | "CLI_MODELS_FILE_INVALID";
+  | "CLI_MODELS_FILE_INVALID"
+  | "CLI_PROJECT_MODEL_REFUSED"
+  | "CLI_TRUST_STORE_INVALID";
 
 /** A user error detected by the CLI itself (bad flags, missing file, missing key). */
 export class CliError extends ArborError {

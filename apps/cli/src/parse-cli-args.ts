@@ -13,6 +13,8 @@ export interface AgentCommandOptions {
   resume: boolean;
   noSession: boolean;
   thinking: string | undefined;
+  /** `--trust-project`: load the project configuration for this run, whatever was decided before. */
+  trustProject: boolean;
 }
 
 /** The command the arguments select. */
@@ -38,6 +40,7 @@ export type CliCommand =
       model: string | undefined;
       baseUrl: string | undefined;
     }
+  | { kind: "trust"; trust: "trusted" | "untrusted"; folder: string | undefined; list: boolean }
   | ({ kind: "print" } & AgentCommandOptions)
   | ({ kind: "interactive" } & AgentCommandOptions);
 
@@ -48,6 +51,24 @@ function parseTokenCount(flag: string, value: string | undefined): number | unde
     throw new CliError("CLI_USAGE", `${flag} expects a non-negative integer, got "${value}"`);
   }
   return parsed;
+}
+
+/** `--base-url`: an http(s) URL, else a usage error. */
+function parseBaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new CliError(
+      "CLI_USAGE",
+      `--base-url expects an http:// or https:// URL such as http://127.0.0.1:8080/v1, got "${value}"`,
+    );
+  }
+  return value;
 }
 
 function requireFile(command: string, positionals: string[]): string {
@@ -121,7 +142,21 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
       instructions: values.instructions as string | undefined,
       provider: values.provider as string | undefined,
       model: values.model as string | undefined,
-      baseUrl: values["base-url"] as string | undefined,
+      baseUrl: parseBaseUrl(values["base-url"] as string | undefined),
+    };
+  }
+  if (first === "trust" || first === "untrust") {
+    const { values, positionals } = parseStrict(rest, first === "trust" ? { list: { type: "boolean" } } : {});
+    const [folder, extra] = positionals;
+    if (extra !== undefined) throw new CliError("CLI_USAGE", `arbor ${first}: unexpected argument "${extra}"`);
+    if (values.list === true && folder !== undefined) {
+      throw new CliError("CLI_USAGE", "arbor trust --list takes no folder");
+    }
+    return {
+      kind: "trust",
+      trust: first === "trust" ? "trusted" : "untrusted",
+      folder,
+      list: values.list === true,
     };
   }
   const { values, positionals } = parseStrict(args, {
@@ -135,6 +170,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
     resume: { type: "boolean", short: "r" },
     "no-session": { type: "boolean" },
     thinking: { type: "string" },
+    "trust-project": { type: "boolean" },
   });
   if (positionals.length > 0) {
     throw new CliError("CLI_USAGE", `unknown command "${positionals[0]}" (try arbor --help)`);
@@ -153,13 +189,17 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
     json: values.json === true,
     provider: values.provider as string | undefined,
     model: values.model as string | undefined,
-    baseUrl: values["base-url"] as string | undefined,
+    baseUrl: parseBaseUrl(values["base-url"] as string | undefined),
     sessionPath: values.session as string | undefined,
     continueRecent: values.continue === true,
     resume: values.resume === true,
     noSession: values["no-session"] === true,
     thinking: values.thinking as string | undefined,
+    trustProject: values["trust-project"] === true,
   };
+  if (options.prompt !== undefined && options.prompt.trim() === "") {
+    throw new CliError("CLI_USAGE", '-p needs a prompt: the prompt given is empty (arbor -p "what to do")');
+  }
   if (options.prompt !== undefined) return { kind: "print", ...options };
   if (options.json)
     throw new CliError("CLI_USAGE", '--json needs print mode (-p "prompt") or an offline command');

@@ -57,6 +57,10 @@ export async function runCli(args: readonly string[], rawIo: CliIo): Promise<num
         const { chooseSummarizer } = await import("./commands/choose-summarizer");
         return await runCompactCommand(command, io, chooseSummarizer);
       }
+      case "trust": {
+        const { runTrustCommand } = await import("./commands/trust-command");
+        return runTrustCommand(command, io);
+      }
       case "print": {
         const { runPrintCommand } = await import("./commands/print-command");
         return await runPrintCommand(command, io);

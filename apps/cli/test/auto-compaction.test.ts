@@ -61,7 +61,7 @@ describe("auto-compaction with a small-window model from a models file", () => {
       ARBOR_HOME: path.join(dir, "home"),
       OPENAI_COMPATIBLE_API_KEY: "local-key",
     });
-    const run = await runCliProcess(["-p", prompt, "--model", "local-8k", "--session", "s.jsonl"], {
+    const run = await runCliProcess(["-p", prompt, "--model", "local-8k", "--session", "s.jsonl", "--trust-project"], {
       env,
       cwd: project,
     });

@@ -71,7 +71,7 @@ describe("interactive mode in a terminal", () => {
       path.join(project, ".arbor/settings.json"),
       JSON.stringify({ compaction: { keepRecentTokens: 10 } }),
     );
-    const tty = start();
+    const tty = start(["--trust-project"]);
     let at = await tty.waitFor("› ");
     expect(tty.screen).toMatch(/anthropic\/claude-sonnet-4-6 · context 0\/1\.0M \(0%\) · \$0\.0000/);
 
@@ -295,7 +295,7 @@ export default {
         ],
       }),
     );
-    const tty = start();
+    const tty = start(["--trust-project"]);
     let at = await talkTwice(tty);
 
     tty.sendLine("/fork");
@@ -390,7 +390,7 @@ export default {
     const file = path.join(project, "session.jsonl");
     fs.copyFileSync(path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl"), file);
     const before = fs.readFileSync(file, "utf8");
-    const run = await runCliProcess(["--session", file], {
+    const run = await runCliProcess(["--session", file, "--trust-project"], {
       cwd: project,
       // 504e6703 is the first assistant entry of the example session; a prefix is enough.
       input: "/tree\n504e67\n",

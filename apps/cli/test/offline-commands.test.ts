@@ -126,14 +126,21 @@ describe("arbor inspect", () => {
     expect(byEntry("24c29cf8").message).toMatchObject({ role: "assistant", stopReason: "error" });
   });
 
-  it("uses keepRecentTokens from the settings file", async () => {
+  it("uses keepRecentTokens from the settings file of a trusted folder only", async () => {
     const cwd = path.join(dir, "project");
     fs.mkdirSync(path.join(cwd, ".arbor"), { recursive: true });
     fs.writeFileSync(
       path.join(cwd, ".arbor/settings.json"),
       JSON.stringify({ compaction: { keepRecentTokens: 4000 } }),
     );
+    const untrusted = await runCliProcess(["inspect", EXAMPLE, "--json"], { env, cwd });
+    expect(JSON.parse(untrusted.stdout).compaction?.firstKeptEntryId).not.toBe("38f54472");
+    expect(untrusted.stderr).toMatch(
+      /^arbor: warning: ignored the project configuration of .*project, untrusted: \.arbor\/settings\.json; trust the folder with `arbor trust`\n$/,
+    );
+    expect((await runCliProcess(["trust"], { env, cwd })).code).toBe(0);
     const run = await runCliProcess(["inspect", EXAMPLE, "--json"], { env, cwd });
+    expect(run.stderr).toBe("");
     expect(JSON.parse(run.stdout).compaction.firstKeptEntryId).toBe("38f54472");
   });
 });

@@ -1,17 +1,11 @@
 import type { AgentTool } from "@arbor/agent-loop";
 import type { Provider, ReasoningLevel } from "@arbor/providers";
-import {
-  type AgentSession,
-  createAgentSession,
-  loadSettings,
-  resolveArborHome,
-  type Settings,
-} from "@arbor/runtime";
+import { type AgentSession, createAgentSession, resolveArborHome, type Settings } from "@arbor/runtime";
 import type { SessionIssue, SessionStore } from "@arbor/session-store";
 import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
 import { createModelProvider } from "../models/create-model-provider";
-import { type CustomModelDefinition, loadCustomModels } from "../models/load-models-file";
+import type { CustomModelDefinition } from "../models/load-models-file";
 import { type ResolvedModel, requireApiKey, resolveModel } from "../models/resolve-model";
 import type { AgentCommandOptions } from "../parse-cli-args";
 import { openAgentSessionStore, type SessionChoice } from "../sessions/open-agent-session-store";
@@ -19,7 +13,13 @@ import { warnAboutIssue } from "../sessions/warn-about-issue";
 import { createCodingTools } from "../tools/create-coding-tools";
 import type { PathGuard } from "../tools/path-guard";
 import { buildSystemPrompt } from "./build-system-prompt";
-import { resolveExtensionPaths } from "./resolve-extension-paths";
+import {
+  type DecideProjectTrustOptions,
+  decideProjectTrust,
+  ignoredProjectWarning,
+  type ProjectTrust,
+} from "../trust/decide-project-trust";
+import { loadCliConfig } from "../trust/load-cli-config";
 
 const THINKING_LEVELS: readonly ReasoningLevel[] = ["off", "minimal", "low", "medium", "high"];
 
@@ -47,10 +47,34 @@ export interface ModelBinding {
 }
 
 /**
- * Reads settings, models files and extension paths for an agent mode.
- * @throws SettingsError, CliError (`CLI_MODELS_FILE_INVALID`, `CLI_USAGE` for a bad `--thinking`).
+ * Decides whether the working folder's project configuration is loaded (see `decideProjectTrust`):
+ * `--trust-project`, a saved decision, else `ask` when the mode can ask.
+ * @throws CliError `CLI_TRUST_STORE_INVALID`.
  */
-export function loadAgentEnvironment(options: AgentCommandOptions, io: CliIo): AgentEnvironment {
+export function decideAgentTrust(
+  options: AgentCommandOptions,
+  io: CliIo,
+  ask?: DecideProjectTrustOptions["ask"],
+): Promise<ProjectTrust> {
+  return decideProjectTrust({
+    cwd: io.cwd ?? process.cwd(),
+    arborHome: resolveArborHome(io.env ?? process.env),
+    trustFlag: options.trustProject,
+    ...(ask ? { ask } : {}),
+  });
+}
+
+/**
+ * Reads settings, models files and extension paths for an agent mode: the user's always, the
+ * project's only when `trust` says so (otherwise one warning line on stderr names what was ignored).
+ * @throws SettingsError, CliError (`CLI_MODELS_FILE_INVALID`, `CLI_PROJECT_MODEL_REFUSED`,
+ * `CLI_USAGE` for a bad `--thinking`).
+ */
+export function loadAgentEnvironment(
+  options: AgentCommandOptions,
+  io: CliIo,
+  trust: ProjectTrust,
+): AgentEnvironment {
   const env = io.env ?? process.env;
   const cwd = io.cwd ?? process.cwd();
   const arborHome = resolveArborHome(env);
@@ -60,15 +84,27 @@ export function loadAgentEnvironment(options: AgentCommandOptions, io: CliIo): A
       `--thinking expects one of ${THINKING_LEVELS.join(", ")}, got "${options.thinking}"`,
     );
   }
-  const settings = loadSettings({ cwd, arborHome }).settings;
+  const ignored = ignoredProjectWarning(trust, {
+    needs: { models: true, extensions: true },
+    trustFlag: true,
+  });
+  if (ignored !== undefined) io.stderr.write(ignored);
+  const config = loadCliConfig({
+    cwd,
+    arborHome,
+    projectTrusted: trust.trusted,
+    needs: { models: true, extensions: true },
+    warn: (line) => io.stderr.write(line),
+  });
+  const { settings } = config;
   const codingTools = createCodingTools(cwd, settings.tools);
   return {
     env,
     cwd,
     arborHome,
     settings,
-    customModels: loadCustomModels({ arborHome, cwd }),
-    extensions: resolveExtensionPaths({ arborHome, cwd }),
+    customModels: config.customModels,
+    extensions: config.extensions,
     tools: codingTools.tools,
     toolGuard: codingTools.guard,
     thinkingLevel: options.thinking as ReasoningLevel | undefined,

@@ -1,6 +1,4 @@
-import { loadSettings } from "@arbor/runtime";
 import { createModelProvider } from "../models/create-model-provider";
-import { loadCustomModels } from "../models/load-models-file";
 import { resolveModel } from "../models/resolve-model";
 import type { ChooseSummarizer } from "./compact-command";
 
@@ -8,11 +6,11 @@ import type { ChooseSummarizer } from "./compact-command";
  * The summarizer of `arbor compact`: the offline summarizer with `--offline`; otherwise the model
  * chosen like the agent's (`--provider` / `--model`, the settings, the session's model, the default)
  * when its API key is set, else the offline summarizer, saying which key was missing.
- * @throws CliError `CLI_UNKNOWN_MODEL`, `CLI_MODELS_FILE_INVALID`; SettingsError.
+ * @throws CliError `CLI_UNKNOWN_MODEL`.
  */
 export const chooseSummarizer: ChooseSummarizer = async (command, context) => {
   if (command.offline) return { offlineReason: "--offline" };
-  const { settings } = loadSettings({ cwd: context.cwd, arborHome: context.arborHome });
+  const { settings } = context;
   const resolved = resolveModel({
     ...(command.provider !== undefined ? { provider: command.provider } : {}),
     ...(command.model !== undefined ? { model: command.model } : {}),
@@ -20,7 +18,7 @@ export const chooseSummarizer: ChooseSummarizer = async (command, context) => {
     ...(settings.defaultProvider !== undefined ? { settingsProvider: settings.defaultProvider } : {}),
     ...(settings.defaultModel !== undefined ? { settingsModel: settings.defaultModel } : {}),
     sessionModel: context.sessionModel,
-    customModels: loadCustomModels({ arborHome: context.arborHome, cwd: context.cwd }),
+    customModels: context.customModels,
     env: context.env,
   });
   if (resolved.apiKey === undefined && !resolved.keyOptional) {

@@ -1,11 +1,13 @@
 import { compact, estimateProjectedContextTokens, prepareCompaction } from "@arbor/compaction";
 import type { Model, Provider } from "@arbor/providers";
-import { resolveArborHome } from "@arbor/runtime";
+import { resolveArborHome, type Settings } from "@arbor/runtime";
 import type { SessionModelRef } from "@arbor/session-store";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
+import type { CustomModelDefinition } from "../models/load-models-file";
 import type { CliCommand } from "../parse-cli-args";
 import { openSessionFile } from "../sessions/open-session-file";
+import { loadOfflineConfig } from "../trust/load-offline-config";
 import { resolveKeepRecentTokens } from "./resolve-keep-recent-tokens";
 
 type CompactCommand = Extract<CliCommand, { kind: "compact" }>;
@@ -26,7 +28,14 @@ export interface SummarizerChoice {
  */
 export type ChooseSummarizer = (
   command: CompactCommand,
-  context: { env: NodeJS.ProcessEnv; cwd: string; arborHome: string; sessionModel: SessionModelRef | null },
+  context: {
+    env: NodeJS.ProcessEnv;
+    /** The settings (the project's only in a trusted folder). */
+    settings: Settings;
+    /** Declared models (the project's only in a trusted folder; none with `--offline`). */
+    customModels: readonly CustomModelDefinition[];
+    sessionModel: SessionModelRef | null;
+  },
 ) => Promise<SummarizerChoice>;
 
 /**
@@ -41,7 +50,6 @@ export async function runCompactCommand(
   chooseSummarizer: ChooseSummarizer,
 ): Promise<number> {
   const env = io.env ?? process.env;
-  const cwd = io.cwd ?? process.cwd();
   const { store } = openSessionFile(command.file, {
     readOnly: false,
     arborHome: resolveArborHome(io.env ?? process.env),
@@ -57,10 +65,10 @@ export async function runCompactCommand(
       io.stdout.write(`Nothing to compact: ${command.file} already ends with a compaction.\n`);
       return 0;
     }
-    const arborHome = resolveArborHome(env);
+    const config = loadOfflineConfig(io, { models: !command.offline });
     const keep = resolveKeepRecentTokens(command.keepRecentTokens, {
-      cwd,
-      arborHome,
+      settings: config.settings,
+      fromFiles: config.fromFiles,
       model: projection.model,
     });
     const preparation = prepareCompaction(branch, {
@@ -74,7 +82,12 @@ export async function runCompactCommand(
       );
       return 0;
     }
-    const choice = await chooseSummarizer(command, { env, cwd, arborHome, sessionModel: projection.model });
+    const choice = await chooseSummarizer(command, {
+      env,
+      settings: config.settings,
+      customModels: config.customModels,
+      sessionModel: projection.model,
+    });
     const result = await compact(preparation, {
       ...(choice.provider && choice.model ? { provider: choice.provider, model: choice.model } : {}),
       ...(choice.apiKey ? { apiKey: choice.apiKey } : {}),

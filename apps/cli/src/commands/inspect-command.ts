@@ -6,6 +6,7 @@ import { buildInspectReport } from "../inspect/build-inspect-report";
 import { formatInspectReport } from "../inspect/format-inspect-report";
 import type { CliCommand } from "../parse-cli-args";
 import { openSessionFile } from "../sessions/open-session-file";
+import { loadOfflineConfig } from "../trust/load-offline-config";
 import { resolveKeepRecentTokens } from "./resolve-keep-recent-tokens";
 
 /**
@@ -17,7 +18,6 @@ export async function runInspectCommand(
   command: Extract<CliCommand, { kind: "inspect" }>,
   io: CliIo,
 ): Promise<number> {
-  const env = io.env ?? process.env;
   const { store, rawHeader } = openSessionFile(command.file, {
     readOnly: true,
     arborHome: resolveArborHome(io.env ?? process.env),
@@ -29,9 +29,10 @@ export async function runInspectCommand(
     }
     const branch = leafId === null ? [] : store.getBranch(leafId);
     const projection = store.getProjection(leafId);
+    const config = loadOfflineConfig(io, { models: false });
     const keep = resolveKeepRecentTokens(command.keepRecentTokens, {
-      cwd: io.cwd ?? process.cwd(),
-      arborHome: resolveArborHome(env),
+      settings: config.settings,
+      fromFiles: config.fromFiles,
       model: projection.model,
     });
     const report = buildInspectReport({

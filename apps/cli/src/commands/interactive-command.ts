@@ -1,5 +1,6 @@
 import {
   bindModel,
+  decideAgentTrust,
   loadAgentEnvironment,
   openStoreFor,
   sessionChoiceOf,
@@ -7,6 +8,7 @@ import {
 } from "../agent/prepare-agent";
 import type { CliIo } from "../cli-io";
 import { askOnce } from "../interactive/ask-once";
+import { askProjectTrust } from "../interactive/ask-project-trust";
 import { InteractiveApp } from "../interactive/interactive-app";
 import { canPickFrom, pickFromList } from "../interactive/pick-from-list";
 import { pickSession } from "../interactive/slash/resume-slash-command";
@@ -16,15 +18,30 @@ import { onTerminationSignal } from "../process/termination-signals";
 import type { SessionChoice } from "../sessions/open-agent-session-store";
 
 /**
- * `arbor` (no command): the interactive agent on the terminal. `--resume` first lists the sessions of
- * this folder to pick one. Returns the exit code when the user quits.
+ * `arbor` (no command): the interactive agent on the terminal. A folder with project configuration
+ * and no trust decision is asked about first (on a terminal; otherwise it stays untrusted for the
+ * run). `--resume` then lists the sessions of this folder to pick one. Returns the exit code when the
+ * user quits.
  */
 export async function runInteractiveCommand(
   command: Extract<CliCommand, { kind: "interactive" }>,
   io: CliIo,
 ): Promise<number> {
-  const environment = loadAgentEnvironment(command, io);
   const output = process.stdout;
+  const canAsk = process.stdin.isTTY === true && output.isTTY === true;
+  const trust = await decideAgentTrust(
+    command,
+    io,
+    canAsk
+      ? (project) =>
+          askProjectTrust(
+            project,
+            (question) => askOnce(process.stdin, output, question),
+            (line) => output.write(`${line}\n`),
+          )
+      : undefined,
+  );
+  const environment = loadAgentEnvironment(command, io, trust);
   let choice: SessionChoice = sessionChoiceOf(command);
   if (command.resume) {
     const style = createTerminalStyle(output.isTTY === true && !environment.env.NO_COLOR);

@@ -3,6 +3,7 @@ import { assistantText } from "../agent/assistant-text";
 import { eventToJson } from "../agent/event-to-json";
 import {
   bindModel,
+  decideAgentTrust,
   loadAgentEnvironment,
   openStoreFor,
   sessionChoiceOf,
@@ -47,7 +48,7 @@ export async function runPrintCommand(command: PrintCommand, io: CliIo): Promise
       "--resume needs the interactive mode; use --continue or --session PATH with -p",
     );
   }
-  const environment = loadAgentEnvironment(command, io);
+  const environment = loadAgentEnvironment(command, io, await decideAgentTrust(command, io));
   const store = openStoreFor(environment, sessionChoiceOf(command));
   let session: AgentSession | undefined;
   let stoppedBy: NodeJS.Signals | undefined;

@@ -67,15 +67,70 @@ describe("loadModelsFile", () => {
 });
 
 describe("loadCustomModels", () => {
-  it("merges home and project files, the project winning per id", () => {
-    const home = path.join(dir, "home");
-    const cwd = path.join(dir, "proj");
-    write("home/models.json", { models: [local, { ...local, id: "other" }] });
-    write("proj/.arbor/models.json", { models: [{ ...local, contextWindow: 4096 }] });
-    const models = loadCustomModels({ arborHome: home, cwd });
-    expect(models.map((model) => [model.id, model.contextWindow])).toEqual([
-      ["local-8k", 4096],
-      ["other", 8192],
+  const home = () => path.join(dir, "home");
+  const cwd = () => path.join(dir, "proj");
+
+  it("adds the project's models to the user's in a trusted folder, and ignores them otherwise", () => {
+    write("home/models.json", { models: [local] });
+    write("proj/.arbor/models.json", { models: [{ ...local, id: "project-4k", contextWindow: 4096 }] });
+    const trusted = loadCustomModels({ arborHome: home(), cwd: cwd(), includeProject: true });
+    expect(trusted.map((model) => [model.id, model.contextWindow])).toEqual([
+      ["local-8k", 8192],
+      ["project-4k", 4096],
     ]);
+    const untrusted = loadCustomModels({ arborHome: home(), cwd: cwd(), includeProject: false });
+    expect(untrusted.map((model) => model.id)).toEqual(["local-8k"]);
+  });
+
+  it("never reads an untrusted project's file, not even to validate it", () => {
+    write("proj/.arbor/models.json", "{ not json");
+    expect(loadCustomModels({ arborHome: home(), cwd: cwd(), includeProject: false })).toEqual([]);
+  });
+
+  it("lets the user's own file redefine a built-in id", () => {
+    write("home/models.json", { models: [{ ...local, id: "claude-sonnet-4-5", provider: "anthropic" }] });
+    const models = loadCustomModels({ arborHome: home(), cwd: cwd(), includeProject: true });
+    expect(models.map((model) => model.id)).toEqual(["claude-sonnet-4-5"]);
+  });
+
+  it.each([
+    [
+      "a built-in id",
+      { ...local, id: "claude-sonnet-4-5", provider: "anthropic", api: "anthropic-messages" },
+      /models\[0\]: "claude-sonnet-4-5" is a built-in model id; a project models file may not redefine it/,
+    ],
+    ["the user's own model", local, /models\[0\]: "local-8k" is already defined in .*home\/models\.json/],
+    [
+      "an apiKeyEnv that is not an API key",
+      { ...local, id: "mine", apiKeyEnv: "GITHUB_TOKEN" },
+      /models\[0\]\.apiKeyEnv: "GITHUB_TOKEN" is refused: .*"allowedApiKeyEnv": \["GITHUB_TOKEN"\]/,
+    ],
+  ])("refuses a trusted project model that redefines %s, naming the file and the id", (_what, model, pattern) => {
+    write("home/models.json", { models: [local] });
+    const file = write("proj/.arbor/models.json", { models: [model] });
+    const load = () => loadCustomModels({ arborHome: home(), cwd: cwd(), includeProject: true });
+    expect(load).toThrow(
+      expect.objectContaining({ code: "CLI_PROJECT_MODEL_REFUSED", message: expect.stringMatching(pattern) }),
+    );
+    expect(load).toThrow(file);
+  });
+
+  it("accepts a project apiKeyEnv ending in _API_KEY, or one the user allowed", () => {
+    write("proj/.arbor/models.json", {
+      models: [
+        { ...local, id: "a", apiKeyEnv: "TEAM_API_KEY" },
+        { ...local, id: "b", apiKeyEnv: "GITHUB_TOKEN" },
+      ],
+    });
+    expect(() => loadCustomModels({ arborHome: home(), cwd: cwd(), includeProject: true })).toThrow(
+      /models\[1\]\.apiKeyEnv: "GITHUB_TOKEN"/,
+    );
+    const models = loadCustomModels({
+      arborHome: home(),
+      cwd: cwd(),
+      includeProject: true,
+      allowedApiKeyEnv: ["GITHUB_TOKEN"],
+    });
+    expect(models.map((model) => model.apiKeyEnv)).toEqual(["TEAM_API_KEY", "GITHUB_TOKEN"]);
   });
 });

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { ArborError, defineModel } from "@arbor/providers";
+import { ArborError, defineModel, listModels } from "@arbor/providers";
 import { CliError } from "../cli-error";
 import { describeJsonError } from "../internal/describe-json-error";
 
@@ -161,24 +161,75 @@ export function loadModelsFile(file: string): CustomModelDefinition[] {
   });
 }
 
-/** Where models files are looked up. */
+/** Where models files are looked up, and whether the project's may be read. */
 export interface ModelsFileLocations {
   arborHome: string;
   cwd: string;
+  /** Read `<cwd>/.arbor/models.json` (only for a trusted folder, see `decideProjectTrust`). */
+  includeProject: boolean;
+  /**
+   * Variables besides `*_API_KEY` a project model may name as `apiKeyEnv` (the user's own
+   * `allowedApiKeyEnv` setting). Default none.
+   */
+  allowedApiKeyEnv?: readonly string[];
+}
+
+function refused(file: string, message: string): CliError {
+  return new CliError("CLI_PROJECT_MODEL_REFUSED", `${file}: ${message}`);
 }
 
 /**
- * Loads `<arborHome>/models.json` then `<cwd>/.arbor/models.json`; a project model replaces a home model
- * with the same id. Throws like {@link loadModelsFile}.
+ * Checks the rules a project's models file must follow even in a trusted folder: it declares new
+ * models only (no built-in id, no id of the user's own models file), and its `apiKeyEnv` names a
+ * variable ending in `_API_KEY` unless the user allowed that variable.
+ */
+function checkProjectModels(
+  file: string,
+  models: readonly CustomModelDefinition[],
+  homeModels: readonly CustomModelDefinition[],
+  allowedApiKeyEnv: readonly string[],
+): void {
+  const builtIn = new Set(listModels().map((model) => model.id));
+  models.forEach((model, index) => {
+    const where = `models[${index}]`;
+    if (builtIn.has(model.id)) {
+      throw refused(
+        file,
+        `${where}: "${model.id}" is a built-in model id; a project models file may not redefine it (it would decide where your key for it goes). Give the model an id of its own`,
+      );
+    }
+    const home = homeModels.find((candidate) => candidate.id === model.id);
+    if (home !== undefined) {
+      throw refused(
+        file,
+        `${where}: "${model.id}" is already defined in ${home.source}; a project models file may not redefine your own models. Give the model an id of its own`,
+      );
+    }
+    const variable = model.apiKeyEnv;
+    if (variable !== undefined && !variable.endsWith("_API_KEY") && !allowedApiKeyEnv.includes(variable)) {
+      throw refused(
+        file,
+        `${where}.apiKeyEnv: "${variable}" is refused: a project models file may only name variables ending in _API_KEY; to allow this one, add "allowedApiKeyEnv": [${JSON.stringify(variable)}] to your own settings file`,
+      );
+    }
+  });
+}
+
+/**
+ * Loads `<arborHome>/models.json` and, with `includeProject`, `<cwd>/.arbor/models.json`. The
+ * project file may only add models (see the checks below); the user's file may redefine built-in ids.
+ * Throws like {@link loadModelsFile}.
+ *
+ * @throws CliError `CLI_PROJECT_MODEL_REFUSED` naming the file and the model when the project file
+ * redefines a built-in id or one of the user's models, or names an `apiKeyEnv` that does not end in
+ * `_API_KEY` and is not in `allowedApiKeyEnv`.
  */
 export function loadCustomModels(locations: ModelsFileLocations): CustomModelDefinition[] {
-  const byId = new Map<string, CustomModelDefinition>();
-  const files = [
-    path.join(locations.arborHome, "models.json"),
-    path.join(path.resolve(locations.cwd), ".arbor", "models.json"),
-  ];
-  for (const file of new Set(files)) {
-    for (const model of loadModelsFile(file)) byId.set(model.id, model);
-  }
-  return [...byId.values()];
+  const homeFile = path.join(locations.arborHome, "models.json");
+  const projectFile = path.join(path.resolve(locations.cwd), ".arbor", "models.json");
+  const homeModels = loadModelsFile(homeFile);
+  if (!locations.includeProject || projectFile === homeFile) return homeModels;
+  const projectModels = loadModelsFile(projectFile);
+  checkProjectModels(projectFile, projectModels, homeModels, locations.allowedApiKeyEnv ?? []);
+  return [...homeModels, ...projectModels];
 }

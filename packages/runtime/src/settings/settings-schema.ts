@@ -34,6 +34,9 @@ export const settingsFileSchema = z.looseObject({
   defaultThinkingLevel: z.enum(["off", "minimal", "low", "medium", "high"]).optional(),
   extensions: z.array(z.string().min(1)).optional(),
   extensionTimeoutMs: tokenCount.optional(),
+  allowedApiKeyEnv: z
+    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "must be an environment variable name" }))
+    .optional(),
   tools: z
     .strictObject({
       bashTimeoutSeconds: tokenCount.optional(),

@@ -37,6 +37,11 @@ export interface Settings {
   extensions?: string[];
   /** Per-handler timeout for extension hooks, in milliseconds. */
   extensionTimeoutMs?: number;
+  /**
+   * Environment variables besides `*_API_KEY` that a project's models file may name as `apiKeyEnv`
+   * (the `arbor` CLI reads this from the user's own settings file only, never from a project's).
+   */
+  allowedApiKeyEnv?: string[];
   /** Limits of the built-in coding tools of the `arbor` CLI. */
   tools?: {
     /** Seconds after which a `bash` call that names no timeout is stopped; `0` for no limit. Default 120. */
