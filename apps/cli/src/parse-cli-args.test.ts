@@ -56,7 +56,12 @@ describe("parseCliArgs", () => {
   });
 
   it("parses trust, untrust and --trust-project", () => {
-    expect(parseCliArgs(["trust"])).toEqual({ kind: "trust", trust: "trusted", folder: undefined, list: false });
+    expect(parseCliArgs(["trust"])).toEqual({
+      kind: "trust",
+      trust: "trusted",
+      folder: undefined,
+      list: false,
+    });
     expect(parseCliArgs(["untrust", "../x"])).toEqual({
       kind: "trust",
       trust: "untrusted",
@@ -64,17 +69,29 @@ describe("parseCliArgs", () => {
       list: false,
     });
     expect(parseCliArgs(["trust", "--list"])).toMatchObject({ kind: "trust", list: true });
-    expect(parseCliArgs(["-p", "hi", "--trust-project"])).toMatchObject({ kind: "print", trustProject: true });
+    expect(parseCliArgs(["-p", "hi", "--trust-project"])).toMatchObject({
+      kind: "print",
+      trustProject: true,
+    });
     expect(parseCliArgs([])).toMatchObject({ kind: "interactive", trustProject: false });
-    for (const args of [["trust", "a", "b"], ["untrust", "--list"], ["trust", "--list", "a"]]) {
-      expect(() => parseCliArgs(args), args.join(" ")).toThrow(expect.objectContaining({ code: "CLI_USAGE" }));
+    for (const args of [
+      ["trust", "a", "b"],
+      ["untrust", "--list"],
+      ["trust", "--list", "a"],
+    ]) {
+      expect(() => parseCliArgs(args), args.join(" ")).toThrow(
+        expect.objectContaining({ code: "CLI_USAGE" }),
+      );
     }
   });
 
   it("refuses an empty prompt and a --base-url that is not an http(s) URL", () => {
     for (const prompt of ["", "   ", "\n"]) {
       expect(() => parseCliArgs(["-p", prompt])).toThrow(
-        expect.objectContaining({ code: "CLI_USAGE", message: expect.stringContaining("the prompt given is empty") }),
+        expect.objectContaining({
+          code: "CLI_USAGE",
+          message: expect.stringContaining("the prompt given is empty"),
+        }),
       );
     }
     for (const url of ["not a url", "localhost:8080", "ftp://h/v1", "file:///etc/passwd", ""]) {

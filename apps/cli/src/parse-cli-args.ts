@@ -148,7 +148,8 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
   if (first === "trust" || first === "untrust") {
     const { values, positionals } = parseStrict(rest, first === "trust" ? { list: { type: "boolean" } } : {});
     const [folder, extra] = positionals;
-    if (extra !== undefined) throw new CliError("CLI_USAGE", `arbor ${first}: unexpected argument "${extra}"`);
+    if (extra !== undefined)
+      throw new CliError("CLI_USAGE", `arbor ${first}: unexpected argument "${extra}"`);
     if (values.list === true && folder !== undefined) {
       throw new CliError("CLI_USAGE", "arbor trust --list takes no folder");
     }

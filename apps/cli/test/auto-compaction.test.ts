@@ -61,10 +61,13 @@ describe("auto-compaction with a small-window model from a models file", () => {
       ARBOR_HOME: path.join(dir, "home"),
       OPENAI_COMPATIBLE_API_KEY: "local-key",
     });
-    const run = await runCliProcess(["-p", prompt, "--model", "local-8k", "--session", "s.jsonl", "--trust-project"], {
-      env,
-      cwd: project,
-    });
+    const run = await runCliProcess(
+      ["-p", prompt, "--model", "local-8k", "--session", "s.jsonl", "--trust-project"],
+      {
+        env,
+        cwd: project,
+      },
+    );
     expect(run.stdout).toBe("The slowest request took 299ms.\n");
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(

@@ -27,7 +27,10 @@ appendFileSync(${JSON.stringify(marker)}, "imported\\n");
 export default { apiVersion: 1, name: "marker", setup() {} };
 `,
   );
-  fs.writeFileSync(path.join(project, ".arbor/settings.json"), JSON.stringify({ extensions: ["./marker.mjs"] }));
+  fs.writeFileSync(
+    path.join(project, ".arbor/settings.json"),
+    JSON.stringify({ extensions: ["./marker.mjs"] }),
+  );
 });
 afterEach(() => {
   pty?.kill();

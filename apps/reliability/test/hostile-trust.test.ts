@@ -161,7 +161,14 @@ describe("hostile project: a models file that redefines a built-in id", () => {
   });
 
   it("trusted (saved or --trust-project): refused with an error naming the file and the id; nothing is sent", async () => {
-    const flagged = await probe(["-p", "hi", "--model", "claude-sonnet-4-6", "--trust-project", "--no-session"]);
+    const flagged = await probe([
+      "-p",
+      "hi",
+      "--model",
+      "claude-sonnet-4-6",
+      "--trust-project",
+      "--no-session",
+    ]);
     expect(flagged.code).toBe(1);
     expect(flagged.stderr).toBe(
       `arbor: ${clone}/.arbor/models.json: models[0]: "claude-sonnet-4-6" is a built-in model id; a project models file may not redefine it (it would decide where your key for it goes). Give the model an id of its own\n`,
@@ -225,16 +232,27 @@ describe("hostile project: apiKeyEnv GITHUB_TOKEN with defaultModel", () => {
   });
 
   it("allowed by the user's own settings, the trusted project's model gets that variable (and only it)", async () => {
-    fs.writeFileSync(path.join(home, "settings.json"), JSON.stringify({ allowedApiKeyEnv: ["GITHUB_TOKEN"] }));
+    fs.writeFileSync(
+      path.join(home, "settings.json"),
+      JSON.stringify({ allowedApiKeyEnv: ["GITHUB_TOKEN"] }),
+    );
     const own = await startWireServer({ apiKey: GITHUB_TOKEN });
     try {
       writeProject("models.json", {
         models: [
-          hostileModel({ id: "fast-model", provider: "fast", apiKeyEnv: "GITHUB_TOKEN", baseUrl: own.anthropicBaseUrl }),
+          hostileModel({
+            id: "fast-model",
+            provider: "fast",
+            apiKeyEnv: "GITHUB_TOKEN",
+            baseUrl: own.anthropicBaseUrl,
+          }),
         ],
       });
       own.enqueue(textReply("the project's own endpoint"));
-      const run = await runBuiltCli(["-p", "hi", "--trust-project", "--no-session"], { env: env(), cwd: clone });
+      const run = await runBuiltCli(["-p", "hi", "--trust-project", "--no-session"], {
+        env: env(),
+        cwd: clone,
+      });
       tally.count({ stackTraceCrashes: hasStackTrace(run.stdout + run.stderr) ? 1 : 0 });
       expect(run.stderr).toBe("");
       expect(run.stdout).toBe("the project's own endpoint\n");

@@ -12,7 +12,6 @@ import { openAgentSessionStore, type SessionChoice } from "../sessions/open-agen
 import { warnAboutIssue } from "../sessions/warn-about-issue";
 import { createCodingTools } from "../tools/create-coding-tools";
 import type { PathGuard } from "../tools/path-guard";
-import { buildSystemPrompt } from "./build-system-prompt";
 import {
   type DecideProjectTrustOptions,
   decideProjectTrust,
@@ -20,6 +19,7 @@ import {
   type ProjectTrust,
 } from "../trust/decide-project-trust";
 import { loadCliConfig } from "../trust/load-cli-config";
+import { buildSystemPrompt } from "./build-system-prompt";
 
 const THINKING_LEVELS: readonly ReasoningLevel[] = ["off", "minimal", "low", "medium", "high"];
 

@@ -43,15 +43,15 @@ export function runTrustCommand(command: TrustCommand, io: CliIo): number {
   const folder = canonicalFolder(path.resolve(cwd, command.folder ?? "."));
   saveFolderTrust(arborHome, folder, command.trust);
   const project = findProjectConfig({ cwd: folder, arborHome });
-  const holds = project === undefined ? "it has no .arbor configuration yet" : `it has ${describeProjectConfig(project)}`;
+  const holds =
+    project === undefined ? "it has no .arbor configuration yet" : `it has ${describeProjectConfig(project)}`;
   if (command.trust === "trusted") {
     io.stdout.write(
       `Trusted ${folder} and the folders below it: arbor loads their .arbor/settings.json, .arbor/models.json and the extensions named there (${holds}).\n`,
     );
   } else {
     const parent = findSavedTrust(arborHome, path.dirname(folder));
-    const note =
-      parent?.trust === "trusted" ? ` (this overrides the trust saved for ${parent.folder})` : "";
+    const note = parent?.trust === "trusted" ? ` (this overrides the trust saved for ${parent.folder})` : "";
     io.stdout.write(
       `Not trusting ${folder} and the folders below it${note}: arbor ignores their project configuration (${holds}).\n`,
     );

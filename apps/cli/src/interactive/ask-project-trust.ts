@@ -1,6 +1,6 @@
 import { sanitizeTerminalText } from "../format/sanitize-terminal-text";
-import { describeProjectConfig, type ProjectConfig } from "../trust/find-project-config";
 import type { TrustAnswer } from "../trust/decide-project-trust";
+import { describeProjectConfig, type ProjectConfig } from "../trust/find-project-config";
 
 /**
  * The interactive trust question, asked once per folder before anything of the project is loaded:
@@ -21,6 +21,8 @@ export async function askProjectTrust(
   print(
     "Trusting it lets that configuration run extension code as you and choose the endpoints of its own models. Only trust folders whose contents you trust.",
   );
-  const answer = await ask("Trust this folder? [t]rust / [N]ot now (the answer is remembered; `arbor trust` or `arbor untrust` change it): ");
+  const answer = await ask(
+    "Trust this folder? [t]rust / [N]ot now (the answer is remembered; `arbor trust` or `arbor untrust` change it): ",
+  );
   return /^(t|trust|y|yes)$/i.test(answer) ? "trust" : "not-now";
 }

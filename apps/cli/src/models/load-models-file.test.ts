@@ -105,15 +105,21 @@ describe("loadCustomModels", () => {
       { ...local, id: "mine", apiKeyEnv: "GITHUB_TOKEN" },
       /models\[0\]\.apiKeyEnv: "GITHUB_TOKEN" is refused: .*"allowedApiKeyEnv": \["GITHUB_TOKEN"\]/,
     ],
-  ])("refuses a trusted project model that redefines %s, naming the file and the id", (_what, model, pattern) => {
-    write("home/models.json", { models: [local] });
-    const file = write("proj/.arbor/models.json", { models: [model] });
-    const load = () => loadCustomModels({ arborHome: home(), cwd: cwd(), includeProject: true });
-    expect(load).toThrow(
-      expect.objectContaining({ code: "CLI_PROJECT_MODEL_REFUSED", message: expect.stringMatching(pattern) }),
-    );
-    expect(load).toThrow(file);
-  });
+  ])(
+    "refuses a trusted project model that redefines %s, naming the file and the id",
+    (_what, model, pattern) => {
+      write("home/models.json", { models: [local] });
+      const file = write("proj/.arbor/models.json", { models: [model] });
+      const load = () => loadCustomModels({ arborHome: home(), cwd: cwd(), includeProject: true });
+      expect(load).toThrow(
+        expect.objectContaining({
+          code: "CLI_PROJECT_MODEL_REFUSED",
+          message: expect.stringMatching(pattern),
+        }),
+      );
+      expect(load).toThrow(file);
+    },
+  );
 
   it("accepts a project apiKeyEnv ending in _API_KEY, or one the user allowed", () => {
     write("proj/.arbor/models.json", {

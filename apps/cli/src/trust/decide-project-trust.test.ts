@@ -111,7 +111,9 @@ describe("ignoredProjectWarning", () => {
     const trust = savedProjectTrust({ cwd: project, arborHome: home });
     expect(ignoredProjectWarning(trust, allNeeds)).toContain(`not trusted (decided for ${dir})`);
     saveFolderTrust(home, project, "trusted");
-    expect(ignoredProjectWarning(savedProjectTrust({ cwd: project, arborHome: home }), allNeeds)).toBeUndefined();
+    expect(
+      ignoredProjectWarning(savedProjectTrust({ cwd: project, arborHome: home }), allNeeds),
+    ).toBeUndefined();
   });
 
   it("mentions only what the command would read: an offline command and a models-only folder", () => {

@@ -61,7 +61,10 @@ function readStoreFile(file: string): TrustStoreFile {
   for (const [folder, entry] of Object.entries(folders)) {
     const trust = (entry as { trust?: unknown } | null)?.trust;
     if (!path.isAbsolute(folder) || (trust !== "trusted" && trust !== "untrusted")) {
-      throw invalid(file, `folders[${JSON.stringify(folder)}]: expected an absolute path with "trust": "trusted" or "untrusted"`);
+      throw invalid(
+        file,
+        `folders[${JSON.stringify(folder)}]: expected an absolute path with "trust": "trusted" or "untrusted"`,
+      );
     }
   }
   return parsed as TrustStoreFile;
