@@ -95,7 +95,7 @@ describe("interactive mode in a terminal", () => {
 
     tty.sendLine("/session");
     at = await tty.waitFor(/Context +\d+ \/ 1,000,000 tokens/, { from: at });
-    expect(tty.screen.slice(0, at)).toMatch(/Messages 2 user, 3 assistant, 1 tool calls/);
+    expect(tty.screen.slice(0, at)).toMatch(/Messages +2 user, 3 assistant, 1 tool calls/);
 
     // /tree: back to the second question (found by typing part of its id into the picker's filter),
     // summarizing the branch we leave; its text comes back.

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startWireServer, type TestLlmServer, textReply } from "@arbor/providers/testing";
+import { startWireServer, type TestLlmServer, textReply, toolCallReply } from "@arbor/providers/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createHostileTally } from "../src/hostile-figures";
 import { type BuiltCliRun, hasStackTrace, minimalEnv, runBuiltCli } from "../src/run-built-cli";
@@ -375,6 +375,106 @@ describe("hostile trust store", () => {
     }
     expect(fs.readFileSync(file, "utf8")).toBe('{"version": 1, "folders": {"/": "trusted"}}');
     expect(user.requests).toEqual([]);
+  });
+});
+
+describe("settings that cannot disable themselves (§7)", () => {
+  /** The CLI README's 8k model, declared in the user's own models file (served by the user's server). */
+  function writeSmallModel(): void {
+    fs.writeFileSync(
+      path.join(home, "models.json"),
+      JSON.stringify({
+        models: [
+          {
+            id: "local-8k",
+            provider: "local",
+            api: "anthropic-messages",
+            baseUrl: user.anthropicBaseUrl,
+            apiKeyEnv: "ANTHROPIC_API_KEY",
+            contextWindow: 8192,
+            maxTokens: 1024,
+          },
+        ],
+      }),
+    );
+  }
+
+  it("an 8k model with the default settings: one warning, scaled values, and auto-compaction fires", async () => {
+    writeSmallModel();
+    fs.writeFileSync(path.join(clone, "big.txt"), `${"x".repeat(12_000)}\n`);
+    user.enqueue(
+      textReply("noted", { usage: { input: 4100, output: 20 } }),
+      toolCallReply("read", { path: "big.txt" }, { usage: { input: 4200, output: 20 } }),
+      textReply("## Goal\nSUMMARY"),
+      textReply("## Original Request\nPREFIX"),
+      textReply("all x"),
+    );
+    const session = path.join(clone, "s.jsonl");
+    const first = await probe([
+      "-p",
+      `remember PELICAN ${"p".repeat(16_000)}`,
+      "--model",
+      "local-8k",
+      "--session",
+      session,
+    ]);
+    expect(first.code).toBe(0);
+    const warning =
+      "arbor: warning: compaction.reserveTokens 16,384 + keepRecentTokens 20,000 do not fit the 8,192-token context window of local/local-8k; using 2,048 and 2,048 (compaction above 6,144 tokens)\n";
+    expect(first.stderr).toBe(warning);
+    const second = await probe(["-p", "read big.txt", "--session", session]);
+    expect(second.code).toBe(0);
+    const [again, compacted, ...rest] = second.stderr.split("\n");
+    expect(`${again}\n`).toBe(warning);
+    expect(compacted).toMatch(
+      /^arbor: compacted the context \(threshold, model summary\): ~7,2\d\d → ~[\d,]+ tokens$/,
+    );
+    expect(rest).toEqual([""]);
+    expect(second.stdout).toBe("all x\n");
+    const types = fs
+      .readFileSync(session, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).type);
+    expect(types.filter((type) => type === "compaction")).toHaveLength(1);
+
+    const report = JSON.parse((await probe(["inspect", session, "--json"])).stdout);
+    expect(report.compactionSettings).toEqual({
+      keepRecentTokens: 2048,
+      reserveTokens: 2048,
+      contextWindow: 8192,
+      threshold: 6144,
+      scaledFrom: { reserveTokens: 16384, keepRecentTokens: 20000, contextWindow: 8192 },
+    });
+    const text = await probe(["inspect", session]);
+    expect(text.stdout).toContain(
+      "Threshold compaction above 6,144 tokens (the 8,192-token window - reserveTokens 2,048); the settings (reserveTokens 16,384, keepRecentTokens 20,000) do not fit the window and are scaled down",
+    );
+    expect(text.stdout).toContain(
+      "Next compaction (keepRecentTokens 2,048, scaled to fit the 8,192-token window)",
+    );
+  });
+
+  it("unknown top-level settings keys warn, naming key and file, unless an extension reads them", async () => {
+    fs.writeFileSync(
+      path.join(home, "reader.mjs"),
+      `export default { apiVersion: 1, name: "reader", setup(api) { void api.settings.maskToolOutputs; } };\n`,
+    );
+    fs.writeFileSync(
+      path.join(home, "settings.json"),
+      JSON.stringify({ extensions: ["./reader.mjs"], compation: { reserveTokens: 1 }, maskToolOutputs: {} }),
+    );
+    writeProject("settings.json", { reserveTokens: 5 });
+    user.enqueue(textReply("ok"));
+    const run = await probe(["-p", "hi", "--no-session", "--trust-project"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      [
+        `arbor: warning: ${home}/settings.json: unknown setting "compation" (not an Arbor setting, and no extension read it): it has no effect`,
+        `arbor: warning: ${clone}/.arbor/settings.json: unknown setting "reserveTokens" (not an Arbor setting, and no extension read it): it has no effect`,
+        "",
+      ].join("\n"),
+    );
   });
 });
 

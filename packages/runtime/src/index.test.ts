@@ -7,6 +7,7 @@ it("exports exactly the documented runtime names", async () => {
       "RuntimeError",
       "SettingsError",
       "createAgentSession",
+      "fitCompactionSettings",
       "loadSettings",
       "mergeSettings",
       "readSettingsFile",

@@ -1,6 +1,12 @@
 import type { AgentTool } from "@arbor/agent-loop";
 import type { Provider, ReasoningLevel } from "@arbor/providers";
-import { type AgentSession, createAgentSession, resolveArborHome, type Settings } from "@arbor/runtime";
+import {
+  type AgentSession,
+  createAgentSession,
+  resolveArborHome,
+  type Settings,
+  type UnknownSettingsKey,
+} from "@arbor/runtime";
 import type { SessionIssue, SessionStore } from "@arbor/session-store";
 import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
@@ -29,6 +35,10 @@ export interface AgentEnvironment {
   cwd: string;
   arborHome: string;
   settings: Settings;
+  /** Top-level keys of the settings files that are not Arbor settings (see `startupWarnings`). */
+  unknownSettingsKeys: UnknownSettingsKey[];
+  /** Top-level settings keys read through the sessions' settings (by the runtime and the extensions). */
+  settingsKeysRead: Set<string>;
   customModels: CustomModelDefinition[];
   extensions: string[];
   tools: AgentTool[];
@@ -93,7 +103,7 @@ export function loadAgentEnvironment(
     cwd,
     arborHome,
     projectTrusted: trust.trusted,
-    needs: { models: true, extensions: true },
+    needs: { models: "all", extensions: true },
     warn: (line) => io.stderr.write(line),
   });
   const { settings } = config;
@@ -103,6 +113,8 @@ export function loadAgentEnvironment(
     cwd,
     arborHome,
     settings,
+    unknownSettingsKeys: config.unknownSettingsKeys,
+    settingsKeysRead: new Set(),
     customModels: config.customModels,
     extensions: config.extensions,
     tools: codingTools.tools,
@@ -111,6 +123,16 @@ export function loadAgentEnvironment(
     options,
     onIssue: (issue) => warnAboutIssue(issue, io),
   };
+}
+
+/** `settings` as seen by a session: each top-level key read (by the runtime or an extension) is added to `read`. */
+function recordReads(settings: Settings, read: Set<string>): Settings {
+  return new Proxy(settings, {
+    get(target, key, receiver) {
+      if (typeof key === "string") read.add(key);
+      return Reflect.get(target, key, receiver);
+    },
+  });
 }
 
 /** The session file the flags select (the interactive `--resume` picks its own). */
@@ -174,7 +196,7 @@ export function startAgentSession(
     model: binding.resolved.model,
     provider: binding.provider,
     tools: environment.tools,
-    settings: environment.settings,
+    settings: recordReads(environment.settings, environment.settingsKeysRead),
     extensions: environment.extensions,
     systemPrompt: buildSystemPrompt({ cwd: environment.cwd }),
     ...(environment.thinkingLevel !== undefined ? { thinkingLevel: environment.thinkingLevel } : {}),

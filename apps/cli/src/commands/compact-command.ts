@@ -8,7 +8,7 @@ import type { CustomModelDefinition } from "../models/load-models-file";
 import type { CliCommand } from "../parse-cli-args";
 import { openSessionFile } from "../sessions/open-session-file";
 import { loadOfflineConfig } from "../trust/load-offline-config";
-import { resolveKeepRecentTokens } from "./resolve-keep-recent-tokens";
+import { resolveOfflineCompaction } from "./resolve-offline-compaction";
 
 type CompactCommand = Extract<CliCommand, { kind: "compact" }>;
 
@@ -65,12 +65,14 @@ export async function runCompactCommand(
       io.stdout.write(`Nothing to compact: ${command.file} already ends with a compaction.\n`);
       return 0;
     }
-    const config = loadOfflineConfig(io, { models: !command.offline });
-    const keep = resolveKeepRecentTokens(command.keepRecentTokens, {
+    const config = loadOfflineConfig(io, { projectModels: !command.offline });
+    const resolved = resolveOfflineCompaction(command.keepRecentTokens, {
       settings: config.settings,
       fromFiles: config.fromFiles,
       model: projection.model,
+      customModels: config.customModels,
     });
+    const keep = { value: resolved.keepRecentTokens, source: resolved.keepRecentTokensSource };
     const preparation = prepareCompaction(branch, {
       enabled: true,
       reserveTokens: 0,

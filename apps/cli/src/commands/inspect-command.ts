@@ -7,7 +7,7 @@ import { formatInspectReport } from "../inspect/format-inspect-report";
 import type { CliCommand } from "../parse-cli-args";
 import { openSessionFile } from "../sessions/open-session-file";
 import { loadOfflineConfig } from "../trust/load-offline-config";
-import { resolveKeepRecentTokens } from "./resolve-keep-recent-tokens";
+import { resolveOfflineCompaction } from "./resolve-offline-compaction";
 
 /**
  * `arbor inspect <session.jsonl>`: the tree position, the projected context with token estimates and
@@ -29,11 +29,12 @@ export async function runInspectCommand(
     }
     const branch = leafId === null ? [] : store.getBranch(leafId);
     const projection = store.getProjection(leafId);
-    const config = loadOfflineConfig(io, { models: false });
-    const keep = resolveKeepRecentTokens(command.keepRecentTokens, {
+    const config = loadOfflineConfig(io, { projectModels: false });
+    const compaction = resolveOfflineCompaction(command.keepRecentTokens, {
       settings: config.settings,
       fromFiles: config.fromFiles,
       model: projection.model,
+      customModels: config.customModels,
     });
     const report = buildInspectReport({
       sessionId: store.sessionId,
@@ -41,7 +42,7 @@ export async function runInspectCommand(
       leafId,
       branch,
       projection,
-      keepRecentTokens: keep.value,
+      compactionSettings: compaction,
       full: command.full,
     });
     if (command.json) {
@@ -61,8 +62,7 @@ export async function runInspectCommand(
         model: projection.model ? `${projection.model.provider}/${projection.model.modelId}` : undefined,
         thinkingLevel: projection.thinkingLevel,
         labels,
-        keepRecentTokens: keep.value,
-        keepRecentTokensSource: keep.source,
+        keepRecentTokensSource: compaction.keepRecentTokensSource,
         messages: projection.messages,
         width: (io.stdout as { columns?: number }).columns || 100,
       }),

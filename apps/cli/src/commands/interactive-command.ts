@@ -6,6 +6,7 @@ import {
   sessionChoiceOf,
   startAgentSession,
 } from "../agent/prepare-agent";
+import { startupWarnings } from "../agent/startup-warnings";
 import type { CliIo } from "../cli-io";
 import { askOnce } from "../interactive/ask-once";
 import { askProjectTrust } from "../interactive/ask-project-trust";
@@ -62,6 +63,7 @@ export async function runInteractiveCommand(
   try {
     const binding = await bindModel(environment, { sessionModel: store.getProjection().model });
     const session = await startAgentSession(environment, store, binding);
+    for (const warning of startupWarnings(environment, session)) io.stderr.write(warning);
     const app = new InteractiveApp(
       environment,
       session,

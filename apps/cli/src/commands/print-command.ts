@@ -9,6 +9,7 @@ import {
   sessionChoiceOf,
   startAgentSession,
 } from "../agent/prepare-agent";
+import { startupWarnings } from "../agent/startup-warnings";
 import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
@@ -59,6 +60,7 @@ export async function runPrintCommand(command: PrintCommand, io: CliIo): Promise
   try {
     const binding = await bindModel(environment, { sessionModel: store.getProjection().model });
     session = await startAgentSession(environment, store, binding);
+    for (const warning of startupWarnings(environment, session)) io.stderr.write(warning);
     if (stoppedBy !== undefined) {
       io.stderr.write(`arbor: stopped by ${stoppedBy}\n`);
       return exitCodeForSignal(stoppedBy);

@@ -7,6 +7,7 @@ import {
   prepareCompaction,
 } from "@arbor/compaction";
 import type { ProjectedSessionEntry, SessionEntry, SessionProjection } from "@arbor/session-store";
+import type { OfflineCompaction } from "../commands/resolve-offline-compaction";
 import type {
   InspectCompaction,
   InspectContextMessage,
@@ -21,7 +22,8 @@ export interface InspectInput {
   leafId: string | null;
   branch: readonly SessionEntry[];
   projection: SessionProjection;
-  keepRecentTokens: number;
+  /** The compaction settings to apply (see `resolveOfflineCompaction`). */
+  compactionSettings: OfflineCompaction;
   /** Add each message's content (`--full`). */
   full: boolean;
 }
@@ -119,15 +121,15 @@ function describeCompaction(
 
 /**
  * Builds the `inspect` report of one leaf: its path, the projected context with token estimates
- * (pi's chars/4 per message; the total is usage-aware) and the next compaction's cut for
- * `keepRecentTokens`. Pure: reads its input only.
+ * (pi's chars/4 per message; the total is usage-aware), the next compaction's cut for the settings'
+ * `keepRecentTokens`, and those settings. Pure: reads its input only.
  */
 export function buildInspectReport(input: InspectInput): InspectReport {
-  const { projection, branch } = input;
+  const { projection, branch, compactionSettings: settings } = input;
   const preparation = prepareCompaction(branch, {
     enabled: true,
     reserveTokens: 0,
-    keepRecentTokens: input.keepRecentTokens,
+    keepRecentTokens: settings.keepRecentTokens,
   });
   return {
     sessionId: input.sessionId,
@@ -139,5 +141,12 @@ export function buildInspectReport(input: InspectInput): InspectReport {
       messages: contextMessages(projection.entries, input.full),
     },
     compaction: preparation === undefined ? null : describeCompaction(preparation, projection.entries),
+    compactionSettings: {
+      keepRecentTokens: settings.keepRecentTokens,
+      reserveTokens: settings.reserveTokens,
+      contextWindow: settings.contextWindow,
+      threshold: settings.contextWindow === null ? null : settings.contextWindow - settings.reserveTokens,
+      scaledFrom: settings.scaledFrom,
+    },
   };
 }

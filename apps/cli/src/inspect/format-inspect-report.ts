@@ -12,7 +12,7 @@ export interface InspectTextContext {
   model: string | undefined;
   thinkingLevel: string;
   labels: ReadonlyArray<{ targetId: string; label: string }>;
-  keepRecentTokens: number;
+  /** Where `report.compactionSettings.keepRecentTokens` came from ("the default", ...). */
   keepRecentTokensSource: string;
   /** The projected messages, in the order of `report.context.messages` (for previews). */
   messages: readonly AgentMessage[];
@@ -52,6 +52,16 @@ function plural(count: number, word: string): string {
   return `${formatInteger(count)} ${word}${count === 1 ? "" : "s"}`;
 }
 
+function describeThreshold(report: InspectReport): string {
+  const { reserveTokens, contextWindow, threshold, scaledFrom } = report.compactionSettings;
+  if (contextWindow === null || threshold === null) {
+    return `unknown: the model's context window is unknown (not built in, not in your models file); reserveTokens ${formatInteger(reserveTokens)}`;
+  }
+  const base = `compaction above ${formatInteger(threshold)} tokens (the ${formatInteger(contextWindow)}-token window - reserveTokens ${formatInteger(reserveTokens)})`;
+  if (scaledFrom === null) return base;
+  return `${base}; the settings (reserveTokens ${formatInteger(scaledFrom.reserveTokens)}, keepRecentTokens ${formatInteger(scaledFrom.keepRecentTokens)}) do not fit the window and are scaled down`;
+}
+
 /** Renders the readable form of `arbor inspect`. */
 export function formatInspectReport(report: InspectReport, context: InspectTextContext): string {
   const lines: string[] = [];
@@ -72,6 +82,7 @@ export function formatInspectReport(report: InspectReport, context: InspectTextC
   );
   field("Model", `${context.model ?? "(none recorded)"}, thinking ${context.thinkingLevel}`);
   for (const { targetId, label } of context.labels) field("Label", `${label} → ${targetId}`);
+  field("Threshold", describeThreshold(report));
 
   const messages = report.context.messages;
   lines.push(
@@ -88,7 +99,7 @@ export function formatInspectReport(report: InspectReport, context: InspectTextC
   });
 
   lines.push("");
-  const budget = `keepRecentTokens ${formatInteger(context.keepRecentTokens)}, ${context.keepRecentTokensSource}`;
+  const budget = `keepRecentTokens ${formatInteger(report.compactionSettings.keepRecentTokens)}, ${context.keepRecentTokensSource}`;
   const compaction = report.compaction;
   if (compaction === null) {
     lines.push(

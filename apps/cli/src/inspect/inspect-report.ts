@@ -19,6 +19,24 @@ export interface InspectReport {
   };
   /** What the next compaction would do; `null` when there is nothing to compact. */
   compaction: InspectCompaction | null;
+  /** The compaction settings in effect for the session's model (added after the first release). */
+  compactionSettings: InspectCompactionSettings;
+}
+
+/**
+ * The compaction settings `inspect` applied: those the agent would use for the session's model,
+ * fitted to its context window like the runtime does (`--keep-recent-tokens` replaces
+ * `keepRecentTokens`).
+ */
+export interface InspectCompactionSettings {
+  keepRecentTokens: number;
+  reserveTokens: number;
+  /** The model's context window; `null` when the model is neither built in nor in the user's models file. */
+  contextWindow: number | null;
+  /** `contextWindow - reserveTokens`: automatic compaction triggers above it; `null` without a window. */
+  threshold: number | null;
+  /** The configured values when they did not fit the window and were scaled down; else `null`. */
+  scaledFrom: { reserveTokens: number; keepRecentTokens: number; contextWindow: number } | null;
 }
 
 /** One model-visible message of the projection. */

@@ -12,6 +12,8 @@ const environment: AgentEnvironment = {
   cwd: os.tmpdir(),
   arborHome: os.tmpdir(),
   settings: {},
+  unknownSettingsKeys: [],
+  settingsKeysRead: new Set(),
   customModels: [],
   extensions: [],
   tools: [],

@@ -1,12 +1,15 @@
 import path from "node:path";
-import { loadSettings, readSettingsFile, type Settings } from "@arbor/runtime";
+import { loadSettings, readSettingsFile, type Settings, type UnknownSettingsKey } from "@arbor/runtime";
 import { resolveExtensionPaths } from "../agent/resolve-extension-paths";
 import { type CustomModelDefinition, loadCustomModels } from "../models/load-models-file";
 
 /** What a command reads besides the settings. */
 export interface CliConfigNeeds {
-  /** Models files (the user's, and the project's in a trusted folder). */
-  models: boolean;
+  /**
+   * Models files: `all` reads the user's and, in a trusted folder, the project's; `user` the user's
+   * only (the offline commands, which never load a project's models); `none` neither.
+   */
+  models: "all" | "user" | "none";
   /** The extension files the settings name. */
   extensions: boolean;
 }
@@ -17,7 +20,9 @@ export interface CliConfig {
   settings: Settings;
   /** The settings files read, the user's first. */
   settingsFiles: string[];
-  /** Declared models (empty unless `needs.models`). */
+  /** Top-level keys of the settings files read that are not Arbor settings. */
+  unknownSettingsKeys: UnknownSettingsKey[];
+  /** Declared models (see `needs.models`). */
   customModels: CustomModelDefinition[];
   /** Absolute paths of the extension files to load (empty unless `needs.extensions`). */
   extensions: string[];
@@ -28,7 +33,8 @@ export interface CliConfig {
  * `<cwd>/.arbor/settings.json`, `.arbor/models.json` and the extensions named there only when
  * `projectTrusted` (decided by `decideProjectTrust`, the one place that decides). `allowedApiKeyEnv`
  * is taken from the user's own settings file only; one in the project's is ignored with a warning.
- * Offline commands pass `needs: { models: false, extensions: false }` and load neither. Warnings
+ * Offline commands pass `needs: { models: "user", extensions: false }`: no project models, no
+ * extensions. Warnings
  * (one line each, ending with a newline) go to `warn` as soon as they are found, before a later error.
  *
  * @throws SettingsError for an invalid settings file, CliError `CLI_MODELS_FILE_INVALID` /
@@ -58,9 +64,16 @@ export function loadCliConfig(options: {
   return {
     settings,
     settingsFiles: loaded.files,
-    customModels: needs.models
-      ? loadCustomModels({ arborHome, cwd, includeProject: projectTrusted, allowedApiKeyEnv })
-      : [],
+    unknownSettingsKeys: loaded.unknownKeys,
+    customModels:
+      needs.models === "none"
+        ? []
+        : loadCustomModels({
+            arborHome,
+            cwd,
+            includeProject: needs.models === "all" && projectTrusted,
+            allowedApiKeyEnv,
+          }),
     extensions: needs.extensions
       ? resolveExtensionPaths({ arborHome, cwd, includeProject: projectTrusted })
       : [],

@@ -1,5 +1,4 @@
 import {
-  type CompactionSettings,
   compact,
   computeFileLists,
   estimateTokens,
@@ -20,6 +19,7 @@ import type { RuntimeHooks } from "../events/runtime-hooks";
 import { currentCompactionSettings, type SessionCore } from "../internal/session-core";
 import { type ContextUsage, getContextUsage } from "../session/context-usage";
 import { setSessionName } from "../session/set-session-name";
+import type { EffectiveCompactionSettings } from "../settings/fit-compaction-settings";
 import type { Settings } from "../settings/settings";
 
 /** The read side of the session's store handed to extensions (no leaf moves, no appends). */
@@ -83,8 +83,11 @@ export interface ExtensionSessionHandle {
   getProvider(): Provider;
   /** Context fill of the current leaf (see `session.getContextUsage`). */
   getContextUsage(): ContextUsage | undefined;
-  /** Compaction settings for the current model. */
-  getCompactionSettings(): CompactionSettings;
+  /**
+   * Compaction settings in effect for the current model (fitted to its context window, with
+   * `scaledFrom` when scaled; see `session.getCompactionSettings`).
+   */
+  getCompactionSettings(): EffectiveCompactionSettings;
   /**
    * Appends a context edit (replace a message's content for the model, or hide it with `null`).
    * @throws SessionStoreError `CONTEXT_EDIT_INVALID` / `ENTRY_NOT_FOUND` for a bad target.

@@ -1,16 +1,12 @@
 import type { AgentEvent, AgentMessage } from "@arbor/agent-loop";
-import {
-  type CompactionSettings,
-  defaultTokenCounter,
-  resolveCompactionSettings,
-  type TokenCounter,
-} from "@arbor/compaction";
+import { defaultTokenCounter, resolveCompactionSettings, type TokenCounter } from "@arbor/compaction";
 import type { HookBus } from "@arbor/extensions";
 import type { Model, Provider } from "@arbor/providers";
 import type { SessionStore } from "@arbor/session-store";
 import type { RuntimeHooks } from "../events/runtime-hooks";
 import type { AgentSessionEvent, SessionNotification } from "../events/session-events";
 import type { CreateAgentSessionOptions } from "../session/agent-session-options";
+import { type EffectiveCompactionSettings, fitCompactionSettings } from "../settings/fit-compaction-settings";
 import type { Settings } from "../settings/settings";
 import type { SessionLock } from "./session-lock";
 
@@ -87,12 +83,16 @@ export function createSessionCore(
   };
 }
 
-/** The compaction settings for the current model (per-model overrides applied). */
-export function currentCompactionSettings(core: SessionCore): CompactionSettings {
-  return resolveCompactionSettings(core.settings.compaction, {
+/**
+ * The compaction settings for the current model: per-model overrides applied, then fitted to its
+ * context window (`fitCompactionSettings`).
+ */
+export function currentCompactionSettings(core: SessionCore): EffectiveCompactionSettings {
+  const configured = resolveCompactionSettings(core.settings.compaction, {
     provider: core.model.provider,
     id: core.model.id,
   });
+  return fitCompactionSettings(configured, core.model.contextWindow);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { SessionEntry } from "@arbor/session-store";
 import { fallbackNotice } from "../compaction/summarize-with-fallback";
 import { notify, type SessionCore } from "../internal/session-core";
 import { RuntimeError } from "../runtime-error";
+import { fitBranchSummaryReserve } from "../settings/fit-compaction-settings";
 
 /** A branch summary ready to be written, or the sign that it was aborted. */
 export type BranchSummaryOutcome =
@@ -39,7 +40,10 @@ export async function summarizeBranch(
             : { provider: core.summaryProvider, model: core.options.compaction?.model ?? core.model }),
           ...(core.thinkingLevel === undefined ? {} : { reasoning: core.thinkingLevel }),
           contextWindow: core.model.contextWindow,
-          reserveTokens: core.settings.branchSummary?.reserveTokens ?? 16384,
+          reserveTokens: fitBranchSummaryReserve(
+            core.settings.branchSummary?.reserveTokens ?? 16384,
+            (core.options.compaction?.model ?? core.model).contextWindow,
+          ),
           offlineFallback: core.settings.compaction?.offlineFallback !== false,
           tokenCounter: core.tokenCounter,
         });

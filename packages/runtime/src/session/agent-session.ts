@@ -9,9 +9,16 @@ import { assertLifecycleReason } from "../internal/assert-lifecycle-reason";
 import { emitLifecycleEvent } from "../internal/emit-lifecycle-event";
 import { createEventIterator } from "../internal/event-iterator";
 import { createRunState } from "../internal/run-state";
-import { type AgentSessionListener, notify, runLocked, type SessionCore } from "../internal/session-core";
+import {
+  type AgentSessionListener,
+  currentCompactionSettings,
+  notify,
+  runLocked,
+  type SessionCore,
+} from "../internal/session-core";
 import { type NavigateOptions, type NavigateResult, navigateTree } from "../navigation/navigate-tree";
 import { RuntimeError } from "../runtime-error";
+import type { EffectiveCompactionSettings } from "../settings/fit-compaction-settings";
 import type { Settings } from "../settings/settings";
 import { type ContextUsage, getContextUsage } from "./context-usage";
 import { type ForkOptions, type ForkResult, forkSession } from "./fork-session";
@@ -223,6 +230,15 @@ export class AgentSession {
       this.core.thinkingLevel = level;
       this.core.store.appendThinkingLevelChange(level);
     });
+  }
+
+  /**
+   * The compaction settings in effect for the current model: the settings' values with its per-model
+   * override, fitted to its context window (`scaledFrom` says when they were scaled down to fit, see
+   * `fitCompactionSettings`). The threshold is `contextWindow - reserveTokens`. Never throws.
+   */
+  getCompactionSettings(): EffectiveCompactionSettings {
+    return currentCompactionSettings(this.core);
   }
 
   /** Context fill of the current leaf, for a status line (`undefined` without a context window). */

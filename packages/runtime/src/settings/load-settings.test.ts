@@ -40,7 +40,11 @@ describe("loadSettings", () => {
   });
 
   it("returns empty settings when no file exists", () => {
-    expect(loadSettings({ cwd: tempDir(), arborHome: tempDir() })).toEqual({ settings: {}, files: [] });
+    expect(loadSettings({ cwd: tempDir(), arborHome: tempDir() })).toEqual({
+      settings: {},
+      files: [],
+      unknownKeys: [],
+    });
   });
 
   it("names the file and the key of an invalid value", () => {
@@ -97,6 +101,41 @@ describe("loadSettings", () => {
     expect(() => readSettingsFile(file)).toThrow(/tools\.bashTimeoutSeconds/);
     write(file, { tools: { timeout: 5 } });
     expect(() => readSettingsFile(file)).toThrow(/unknown key\(s\) timeout/);
+  });
+
+  it("lists unknown top-level keys per file and keeps them in the settings", () => {
+    const home = tempDir();
+    const project = tempDir();
+    write(path.join(home, "settings.json"), { compation: { reserveTokens: 5 }, maskToolOutputs: {} });
+    write(path.join(project, ".arbor", "settings.json"), { defaultModel: "m", extension: ["x.js"] });
+    const loaded = loadSettings({ cwd: project, arborHome: home });
+    expect(loaded.unknownKeys).toEqual([
+      { filePath: path.join(home, "settings.json"), key: "compation" },
+      { filePath: path.join(home, "settings.json"), key: "maskToolOutputs" },
+      { filePath: path.join(project, ".arbor", "settings.json"), key: "extension" },
+    ]);
+    expect(loaded.settings).toMatchObject({ compation: { reserveTokens: 5 }, maskToolOutputs: {} });
+    expect(loadSettings({ cwd: project, arborHome: home, ignoreProject: true }).unknownKeys).toHaveLength(2);
+  });
+
+  it("knows every documented top-level key", () => {
+    const home = tempDir();
+    write(path.join(home, "settings.json"), {
+      compaction: {},
+      branchSummary: {},
+      retry: {},
+      images: {},
+      defaultProvider: "p",
+      defaultModel: "m",
+      defaultThinkingLevel: "low",
+      extensions: [],
+      extensionTimeoutMs: 5,
+      allowedApiKeyEnv: ["GITHUB_TOKEN"],
+      tools: {},
+    });
+    expect(loadSettings({ cwd: tempDir(), arborHome: home }).unknownKeys).toEqual([]);
+    write(path.join(home, "settings.json"), { allowedApiKeyEnv: ["NOT-A-NAME"] });
+    expect(() => loadSettings({ cwd: tempDir(), arborHome: home })).toThrow(/allowedApiKeyEnv\.0/);
   });
 
   it("resolves ARBOR_HOME", () => {

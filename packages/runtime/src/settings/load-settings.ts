@@ -16,12 +16,28 @@ export interface LoadSettingsOptions {
   ignoreProject?: boolean;
 }
 
+/** A top-level key of a settings file that is not an Arbor setting. */
+export interface UnknownSettingsKey {
+  /** The settings file. */
+  filePath: string;
+  /** The key as written. */
+  key: string;
+}
+
 /** The merged settings and the files they came from. */
 export interface LoadedSettings {
   settings: Settings;
   /** Files that existed and were read, global first. */
   files: string[];
+  /**
+   * Top-level keys that are not Arbor settings, per file, in file order. They stay in `settings`
+   * (an extension may read its configuration from there, see `api.settings`); a key that no
+   * extension reads is most likely a typo, and has no effect.
+   */
+  unknownKeys: UnknownSettingsKey[];
 }
+
+const KNOWN_KEYS: ReadonlySet<string> = new Set(Object.keys(settingsFileSchema.shape));
 
 /** Returns the Arbor home folder: `$ARBOR_HOME` when set, else `~/.arbor`. */
 export function resolveArborHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -92,7 +108,8 @@ export function readSettingsFile(filePath: string): Settings | undefined {
 
 /**
  * Loads the global then the project settings file and merges them (project wins, see
- * {@link mergeSettings}). Missing files are fine; invalid ones throw {@link SettingsError}.
+ * {@link mergeSettings}), and lists the top-level keys that are not Arbor settings. Missing files
+ * are fine; invalid ones throw {@link SettingsError}.
  */
 export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings {
   const globalFile = path.join(options.arborHome ?? resolveArborHome(), "settings.json");
@@ -101,11 +118,14 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings 
     options.ignoreProject || projectFile === globalFile ? [globalFile] : [globalFile, projectFile];
   let settings: Settings = {};
   const files: string[] = [];
+  const unknownKeys: UnknownSettingsKey[] = [];
   for (const file of candidates) {
     const scoped = readSettingsFile(file);
     if (scoped === undefined) continue;
     files.push(file);
+    for (const key of Object.keys(scoped))
+      if (!KNOWN_KEYS.has(key)) unknownKeys.push({ filePath: file, key });
     settings = mergeSettings(settings, scoped);
   }
-  return { settings, files };
+  return { settings, files, unknownKeys };
 }

@@ -1,5 +1,6 @@
 import { listModels } from "@arbor/providers";
 import { bindModel } from "../../agent/prepare-agent";
+import { compactionFitWarning } from "../../agent/startup-warnings";
 import { formatTokens } from "../../format/format-number";
 import type { SlashCommandHandler } from "../interactive-context";
 
@@ -24,4 +25,6 @@ export const modelSlashCommand: SlashCommandHandler = async (context, args) => {
   await context.session.setModel(binding.resolved.model, { provider: binding.provider });
   context.setBinding(binding);
   context.print(`Now using ${binding.resolved.model.provider}/${binding.resolved.model.id}.`);
+  const fit = compactionFitWarning(context.session);
+  if (fit !== undefined) context.print(context.style.yellow(fit.trimEnd()));
 };

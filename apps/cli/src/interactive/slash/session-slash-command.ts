@@ -1,8 +1,16 @@
+import type { EffectiveCompactionSettings } from "@arbor/runtime";
 import { formatCost, formatInteger } from "../../format/format-number";
 import { sanitizeTerminalText } from "../../format/sanitize-terminal-text";
 import type { SlashCommandHandler } from "../interactive-context";
 
-/** `/session`: file, id, entries, messages, tokens, cost and context usage. */
+function describeCompaction(settings: EffectiveCompactionSettings): string {
+  const values = `reserveTokens ${formatInteger(settings.reserveTokens)}, keepRecentTokens ${formatInteger(settings.keepRecentTokens)}${settings.enabled ? "" : " (automatic compaction off)"}`;
+  const configured = settings.scaledFrom;
+  if (configured === undefined) return values;
+  return `${values} (scaled to fit the ${formatInteger(configured.contextWindow)}-token window; configured ${formatInteger(configured.reserveTokens)} and ${formatInteger(configured.keepRecentTokens)})`;
+}
+
+/** `/session`: file, id, entries, messages, tokens, cost, context usage and the compaction settings in effect. */
 export const sessionSlashCommand: SlashCommandHandler = async (context) => {
   const stats = context.session.getSessionStats();
   const usage = stats.contextUsage;
@@ -29,7 +37,8 @@ export const sessionSlashCommand: SlashCommandHandler = async (context) => {
           ? `? / ${formatInteger(usage.contextWindow)} tokens (compacted; known after the next response)`
           : `${formatInteger(usage.tokens)} / ${formatInteger(usage.contextWindow)} tokens (${(usage.percent ?? 0).toFixed(1)}%), compaction above ${formatInteger(usage.threshold)}`,
     ],
+    ["Compaction", describeCompaction(context.session.getCompactionSettings())],
     ["Model", `${context.session.model.provider}/${context.session.model.id}`],
   ];
-  for (const [label, value] of rows) context.print(`${label.padEnd(9)}${sanitizeTerminalText(value)}`);
+  for (const [label, value] of rows) context.print(`${label.padEnd(11)}${sanitizeTerminalText(value)}`);
 };
