@@ -119,6 +119,17 @@ describe("runAutoCompaction", () => {
     expect(await runAutoCompaction(h.core, h.newRun(), "threshold", false)).toBe("compacted");
   });
 
+  it("a stalled compaction on another branch does not hold back threshold compaction on this one", async () => {
+    const h = await createCoreHarness();
+    const first = h.say(kiloTokens(2, "a"));
+    h.say(kiloTokens(31, "b"));
+    expect(await runAutoCompaction(h.core, h.newRun(), "threshold", false)).toBe("stopped");
+    expect(h.core.stalledCompactionId).toBeDefined();
+    h.store.branch(h.idOf(first));
+    fillAboveThreshold(h, "c");
+    expect(await runAutoCompaction(h.core, h.newRun(), "threshold", false)).toBe("compacted");
+  });
+
   it("a failed compaction suppresses threshold compaction for the rest of the prompt, not overflow recovery", async () => {
     const compactor = failingCompactor("summary service down");
     const h = await createCoreHarness({ compaction: { compactor } });
@@ -190,6 +201,25 @@ describe("compactBeforeNextResponse", () => {
     await compactBeforeNextResponse(h.core, h.newRun());
     expect(starts(h)).toEqual([{ type: "compaction_start", reason: "threshold", willRetry: false }]);
     expect(compactions(h)).toBe(1);
+  });
+
+  it("counts the context with the session's token counter", async () => {
+    // A message's JSON length: about four times the default chars / 4.
+    const tokenCounter = {
+      name: "json-length",
+      countMessage: (message: unknown) => JSON.stringify(message).length,
+    };
+    const heavy = await createCoreHarness({ compaction: { provider: null, tokenCounter } });
+    heavy.say(kiloTokens(4, "a"));
+    heavy.say(kiloTokens(4, "b"));
+    await compactBeforeNextResponse(heavy.core, heavy.newRun());
+    expect(compactions(heavy)).toBe(1);
+
+    const plain = await createCoreHarness();
+    plain.say(kiloTokens(4, "a"));
+    plain.say(kiloTokens(4, "b"));
+    await compactBeforeNextResponse(plain.core, plain.newRun());
+    expect(plain.events).toEqual([]);
   });
 
   it("does nothing at or below the threshold", async () => {

@@ -47,36 +47,25 @@ export async function checkResponse(
   const branch = core.store.getBranch();
   const latestCompaction = getLatestCompactionEntry(branch);
   const entryId = findMessageEntryId(core, message);
-  if (predatesCompaction(branch, latestCompaction, entryId, message.timestamp)) return NO_RETRY;
+  const position = branchPosition(branch, entryId);
+  if (predatesCompaction(branch, latestCompaction, position, message.timestamp)) return NO_RETRY;
 
   const projection = core.store.getProjection();
+  // A response in the session is seen while it is on the branch and no edit omitted it; one that is
+  // not in the session (never written) is taken as it is.
   const isProjected =
     entryId === undefined ||
-    projection.entries.some(
-      (entry) => entry.sourceEntry.id === entryId && entry.messages.some((m) => m.role === "assistant"),
-    );
-  const position = entryId === undefined ? -1 : branch.findIndex((entry) => entry.id === entryId);
-  const after = position >= 0 ? branch.slice(position + 1) : [];
-  const latestOwnEdit = after
-    .filter((entry) => entry.type === "context_edit" && entry.targetId === entryId)
-    .at(-1);
-  const retained =
-    entryId === undefined ||
-    (!after.some((entry) => entry.type === "compaction") &&
-      (latestOwnEdit?.type !== "context_edit" || latestOwnEdit.replacement !== null));
-  const usageMatchesProjection = isProjected && !after.some((entry) => entry.type === "context_edit");
-  const explicitOverflow = message.stopReason === "error" && isContextOverflow(message);
+    projection.entries.some((entry) => entry.sourceEntry.id === entryId && entry.messages.length > 0);
+  const editedSince =
+    position >= 0 && branch.slice(position + 1).some((entry) => entry.type === "context_edit");
+  // An overflow error stays one; usage above the window means one only while it still describes the
+  // context (nothing edited since the response).
   const contextOverflow =
-    sameModel &&
-    ((explicitOverflow && retained) || (usageMatchesProjection && isContextOverflow(message, contextWindow)));
-  const recoverableLength =
-    sameModel &&
-    isProjected &&
-    message.stopReason === "length" &&
-    model.maxTokens > 0 &&
-    message.usage.output < model.maxTokens;
+    isContextOverflow(message, contextWindow) && (message.stopReason === "error" || !editedSince);
+  // A model without maxTokens (0) never qualifies: output is never below 0.
+  const truncated = message.stopReason === "length" && message.usage.output < model.maxTokens;
 
-  if (contextOverflow || recoverableLength) {
+  if (sameModel && isProjected && (contextOverflow || truncated)) {
     const willRetry = message.stopReason !== "stop";
     if (!willRetry) {
       await runAutoCompaction(core, run, "overflow", false);
@@ -105,7 +94,12 @@ export async function checkResponse(
       estimate.lastUsageIndex === null ? undefined : projection.messages[estimate.lastUsageIndex];
     if (
       source?.role === "assistant" &&
-      predatesCompaction(branch, latestCompaction, findMessageEntryId(core, source), source.timestamp)
+      predatesCompaction(
+        branch,
+        latestCompaction,
+        branchPosition(branch, findMessageEntryId(core, source)),
+        source.timestamp,
+      )
     ) {
       return NO_RETRY;
     }
@@ -118,27 +112,31 @@ export async function checkResponse(
   return NO_RETRY;
 }
 
-/**
- * The failure streak outlived its one compact-and-retry: report it like a failed compaction and, after
- * a run (not before a new prompt, which still goes out), stop the prompt with `OVERFLOW_RECOVERY_FAILED`.
- */
+/** Index of the entry `entryId` on the branch; -1 when it is not there (or `undefined`). */
+function branchPosition(branch: readonly SessionEntry[], entryId: string | undefined): number {
+  return branch.findIndex((entry) => entry.id === entryId);
+}
+
 /**
  * Whether a response is older than the branch's latest compaction (its usage or error describes a
- * context that no longer exists). Decided by position on the branch when the response's entry is
- * known, else by timestamp as pi does (a compaction in the same millisecond counts as newer).
+ * context that no longer exists). Decided by its position on the branch when it is there, else by
+ * timestamp as pi does (a compaction in the same millisecond counts as newer).
  */
 function predatesCompaction(
   branch: readonly SessionEntry[],
   compaction: CompactionEntry | null,
-  entryId: string | undefined,
+  position: number,
   timestamp: number,
 ): boolean {
   if (compaction === null) return false;
-  const position = entryId === undefined ? -1 : branch.findIndex((entry) => entry.id === entryId);
   if (position >= 0) return position < branch.indexOf(compaction);
   return timestamp <= Date.parse(compaction.timestamp);
 }
 
+/**
+ * The failure streak outlived its one compact-and-retry: report it like a failed compaction and, after
+ * a run (not before a new prompt, which still goes out), stop the prompt with `OVERFLOW_RECOVERY_FAILED`.
+ */
 async function failRecovery(
   core: SessionCore,
   run: RunState,

@@ -57,9 +57,9 @@ export async function summarizeWithFallback(
   } else {
     result = await compact(preparation, {
       ...call,
-      ...(core.summaryProvider === undefined
-        ? {}
-        : { provider: core.summaryProvider, model: core.options.compaction?.model ?? core.model }),
+      // Without a summary provider `compact` writes the offline summary (the model is not used then).
+      provider: core.summaryProvider,
+      model: core.options.compaction?.model ?? core.model,
       ...(core.thinkingLevel === undefined ? {} : { reasoning: core.thinkingLevel }),
       offlineFallback: core.settings.compaction?.offlineFallback !== false,
     });
@@ -78,7 +78,7 @@ export async function summarizeWithFallback(
     firstKeptEntryId: result.firstKeptEntryId,
     tokensBefore: result.tokensBefore,
     details: result.details,
-    ...(result.usage === undefined ? {} : { usage: result.usage }),
+    usage: result.usage,
     summarizer: result.summarizer,
   };
 }
