@@ -48,7 +48,7 @@ describe("runCompaction: what it takes from the session", () => {
     if (byModel.status !== "compacted") throw new Error("expected a compaction");
     expect(byModel.result.summarizer).toBe("model");
     expect(byModel.result.summary).toContain("FROM-THE-SESSION-MODEL");
-    expect((h.server.requests.at(-1)?.body as { model: string }).model).toBe("claude-test");
+    expect(h.server.requests.at(-1)?.body).toMatchObject({ model: "claude-test" });
 
     fill();
     h.server.enqueue(serverErrorReply(500));

@@ -60,7 +60,7 @@ export async function summarizeWithFallback(
       // Without a summary provider `compact` writes the offline summary (the model is not used then).
       provider: core.summaryProvider,
       model: core.options.compaction?.model ?? core.model,
-      ...(core.thinkingLevel === undefined ? {} : { reasoning: core.thinkingLevel }),
+      reasoning: core.thinkingLevel,
       offlineFallback: core.settings.compaction?.offlineFallback !== false,
     });
   }
