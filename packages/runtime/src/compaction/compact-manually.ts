@@ -20,7 +20,7 @@ export async function compactManually(
   const outcome = await runCompaction(core, {
     reason: "manual",
     willRetry: false,
-    ...(customInstructions === undefined ? {} : { customInstructions }),
+    customInstructions,
     signal,
   });
   if (outcome.status === "compacted") {
