@@ -9,6 +9,10 @@ Usage:
                                        what the model sees, token estimate, what the next
                                        compaction would cut (no API key needed)
   arbor tree <session.jsonl>           the session tree with labels, summaries and the leaf
+  arbor export <session.jsonl> [--leaf ID] [--html|--md] [-o FILE]
+                                       the session as one self-contained HTML page (tree,
+                                       every leaf's context, compactions; the default) or the
+                                       leaf's path as Markdown; -o - writes to stdout
   arbor compact <session.jsonl> [--offline] [--keep-recent-tokens N] [--instructions TEXT]
                                        append a compaction entry (offline summarizer with
                                        --offline or when no API key is set)

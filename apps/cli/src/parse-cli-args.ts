@@ -31,6 +31,13 @@ export type CliCommand =
     }
   | { kind: "tree"; file: string }
   | {
+      kind: "export";
+      file: string;
+      leafId: string | undefined;
+      format: "html" | "md";
+      output: string | undefined;
+    }
+  | {
       kind: "compact";
       file: string;
       offline: boolean;
@@ -121,6 +128,24 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
   if (first === "tree") {
     const { positionals } = parseStrict(rest, {});
     return { kind: "tree", file: requireFile("tree", positionals) };
+  }
+  if (first === "export") {
+    const { values, positionals } = parseStrict(rest, {
+      leaf: { type: "string" },
+      html: { type: "boolean" },
+      md: { type: "boolean" },
+      output: { type: "string", short: "o" },
+    });
+    if (values.html === true && values.md === true) {
+      throw new CliError("CLI_USAGE", "arbor export: use either --html or --md, not both");
+    }
+    return {
+      kind: "export",
+      file: requireFile("export", positionals),
+      leafId: values.leaf as string | undefined,
+      format: values.md === true ? "md" : "html",
+      output: values.output as string | undefined,
+    };
   }
   if (first === "compact") {
     const { values, positionals } = parseStrict(rest, {

@@ -52,6 +52,10 @@ export async function runCli(args: readonly string[], rawIo: CliIo): Promise<num
         const { runTreeCommand } = await import("./commands/tree-command");
         return await runTreeCommand(command, io);
       }
+      case "export": {
+        const { runExportCommand } = await import("./export/export-command");
+        return await runExportCommand(command, io, CLI_VERSION);
+      }
       case "compact": {
         const { runCompactCommand } = await import("./commands/compact-command");
         const { chooseSummarizer } = await import("./commands/choose-summarizer");

@@ -19,6 +19,11 @@ export const SLASH_COMMANDS: ReadonlyArray<{ name: string; usage: string; help: 
   { name: "name", usage: "/name [text]", help: "name the session" },
   { name: "session", usage: "/session", help: "file, id, entries, tokens, cost, context usage" },
   { name: "model", usage: "/model [id]", help: "show or switch the model" },
+  {
+    name: "export",
+    usage: "/export [--md] [FILE]",
+    help: "write the session as an HTML page (or Markdown) you can open offline",
+  },
   { name: "new", usage: "/new", help: "start a new session" },
   { name: "resume", usage: "/resume", help: "switch to another session of this folder" },
   { name: "help", usage: "/help", help: "list the commands" },

@@ -1,3 +1,4 @@
+import { exportSlashCommand } from "../../export/export-slash-command";
 import type { SlashCommandHandler } from "../interactive-context";
 import { cloneSlashCommand } from "./clone-slash-command";
 import { compactSlashCommand } from "./compact-slash-command";
@@ -22,4 +23,5 @@ export const SLASH_COMMAND_HANDLERS: Readonly<Record<string, SlashCommandHandler
   model: modelSlashCommand,
   new: newSlashCommand,
   resume: resumeSlashCommand,
+  export: exportSlashCommand,
 };
