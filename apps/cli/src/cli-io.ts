@@ -1,3 +1,5 @@
+import type { SecretRedactor } from "@arbor/providers";
+
 /** Streams the CLI writes to and the environment it reads; injectable so tests can capture output. */
 export interface CliIo {
   stdout: { write(chunk: string): unknown };
@@ -6,4 +8,9 @@ export interface CliIo {
   env?: NodeJS.ProcessEnv;
   /** Working folder. Default `process.cwd()`. */
   cwd?: string;
+  /**
+   * Secrets to keep out of everything printed (set by `runCli`, which seeds it from the
+   * environment; commands add the key and endpoint of the model they bind).
+   */
+  redactor?: SecretRedactor;
 }

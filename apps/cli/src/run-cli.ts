@@ -1,9 +1,11 @@
+import type { SecretRedactor } from "@arbor/providers";
 import { version } from "../package.json";
 import type { CliIo } from "./cli-io";
 import { sanitizeTerminalText } from "./format/sanitize-terminal-text";
 import { HELP_TEXT } from "./help-text";
 import { parseCliArgs } from "./parse-cli-args";
 import { reportError } from "./report-error";
+import { createCliRedactor } from "./secrets/create-cli-redactor";
 
 export type { CliIo } from "./cli-io";
 
@@ -12,11 +14,13 @@ export const CLI_VERSION: string = version;
 
 /**
  * A stream whose writes are made inert (`sanitizeTerminalText`): what the commands print comes from
- * session files, models and tools. Keeps `isTTY` and `columns` of the stream it wraps.
+ * session files, models and tools; then known secrets are redacted (after the sanitizing, so that
+ * escape sequences cannot split a key out of reach). Keeps `isTTY` and `columns` of the stream it
+ * wraps.
  */
-function inertStream(stream: CliIo["stdout"]): CliIo["stdout"] {
+function inertStream(stream: CliIo["stdout"], redactor: SecretRedactor): CliIo["stdout"] {
   return {
-    write: (chunk: string) => stream.write(sanitizeTerminalText(chunk)),
+    write: (chunk: string) => stream.write(redactor.redact(sanitizeTerminalText(chunk))),
     get isTTY() {
       return (stream as { isTTY?: boolean }).isTTY;
     },
@@ -31,12 +35,20 @@ function inertStream(stream: CliIo["stdout"]): CliIo["stdout"] {
  * printed by {@link reportError} as one line on stderr. Commands are loaded on demand so that the
  * offline commands never load a provider SDK. Everything the commands write to `io` is made inert on
  * a terminal (escape and control sequences removed; JSON output has them escaped already); the
- * interactive mode draws on the terminal itself and sanitizes what it draws.
+ * interactive mode draws on the terminal itself and sanitizes what it draws. Everything printed is
+ * also redacted: URL userinfo, and the keys and passwords the CLI knows (see `createCliRedactor`).
  */
 export async function runCli(args: readonly string[], rawIo: CliIo): Promise<number> {
-  const io: CliIo = { ...rawIo, stdout: inertStream(rawIo.stdout), stderr: inertStream(rawIo.stderr) };
+  const redactor = rawIo.redactor ?? createCliRedactor(rawIo.env ?? process.env);
+  const io: CliIo = {
+    ...rawIo,
+    redactor,
+    stdout: inertStream(rawIo.stdout, redactor),
+    stderr: inertStream(rawIo.stderr, redactor),
+  };
   try {
     const command = parseCliArgs(args);
+    if ("baseUrl" in command) redactor.addUrlCredentials(command.baseUrl);
     switch (command.kind) {
       case "help":
         io.stdout.write(HELP_TEXT);

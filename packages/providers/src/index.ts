@@ -8,6 +8,11 @@
 export { createEmptyUsage } from "./create-empty-usage";
 export { ArborError } from "./errors/arbor-error";
 export { type ClassifyProviderErrorOptions, classifyProviderError } from "./errors/classify-provider-error";
+export {
+  createSecretRedactor,
+  type SecretRedactor,
+  type SecretRedactorOptions,
+} from "./errors/create-secret-redactor";
 export { hasErrorMarker, setErrorMarker } from "./errors/error-marker";
 export type { HeaderSource } from "./errors/header-lookup";
 export {

@@ -1,5 +1,5 @@
 import type { AgentTool } from "@arbor/agent-loop";
-import type { Provider, ReasoningLevel } from "@arbor/providers";
+import type { Provider, ReasoningLevel, SecretRedactor } from "@arbor/providers";
 import {
   type AgentSession,
   createAgentSession,
@@ -14,6 +14,7 @@ import { createModelProvider } from "../models/create-model-provider";
 import type { CustomModelDefinition } from "../models/load-models-file";
 import { type ResolvedModel, requireApiKey, resolveModel } from "../models/resolve-model";
 import type { AgentCommandOptions } from "../parse-cli-args";
+import { createCliRedactor } from "../secrets/create-cli-redactor";
 import { openAgentSessionStore, type SessionChoice } from "../sessions/open-agent-session-store";
 import { warnAboutIssue } from "../sessions/warn-about-issue";
 import { createCodingTools } from "../tools/create-coding-tools";
@@ -48,6 +49,8 @@ export interface AgentEnvironment {
   options: AgentCommandOptions;
   /** Prints a warning for a problem found in a session file (at open or when an entry is read). */
   onIssue: (issue: SessionIssue) => void;
+  /** The secrets kept out of output and session files; `bindModel` adds the model's key and endpoint. */
+  redactor: SecretRedactor;
 }
 
 /** A model, its provider and key, ready for a session. */
@@ -122,6 +125,7 @@ export function loadAgentEnvironment(
     thinkingLevel: options.thinking as ReasoningLevel | undefined,
     options,
     onIssue: (issue) => warnAboutIssue(issue, io),
+    redactor: io.redactor ?? createCliRedactor(env),
   };
 }
 
@@ -154,7 +158,7 @@ export function openStoreFor(environment: AgentEnvironment, choice: SessionChoic
 
 /**
  * Picks the model (flags, settings, the session's own model, defaults), checks its key and creates
- * its provider.
+ * its provider. The key and the endpoint's password join the environment's redactor.
  * @throws CliError `CLI_UNKNOWN_MODEL`, `CLI_MISSING_API_KEY` (naming the variable).
  */
 export async function bindModel(
@@ -174,11 +178,14 @@ export async function bindModel(
     env: environment.env,
   });
   requireApiKey(resolved);
+  environment.redactor.add(resolved.apiKey);
+  environment.redactor.addUrlCredentials(resolved.model.baseUrl);
   return { resolved, provider: await createModelProvider(resolved, environment.env) };
 }
 
 /**
- * Creates the agent session over `store` with the built-in tools, the settings and the extensions.
+ * Creates the agent session over `store` with the built-in tools, the settings and the extensions;
+ * error texts are redacted with the environment's redactor before they are written to the file.
  * `start` is what extensions get in `session_start` (default: reason `startup`).
  */
 export function startAgentSession(
@@ -199,6 +206,7 @@ export function startAgentSession(
     settings: recordReads(environment.settings, environment.settingsKeysRead),
     extensions: environment.extensions,
     systemPrompt: buildSystemPrompt({ cwd: environment.cwd }),
+    redactText: (text) => environment.redactor.redact(text),
     ...(environment.thinkingLevel !== undefined ? { thinkingLevel: environment.thinkingLevel } : {}),
   });
 }

@@ -90,6 +90,8 @@ export async function runCompactCommand(
       customModels: config.customModels,
       sessionModel: projection.model,
     });
+    io.redactor?.add(choice.apiKey);
+    io.redactor?.addUrlCredentials(choice.model?.baseUrl);
     const result = await compact(preparation, {
       ...(choice.provider && choice.model ? { provider: choice.provider, model: choice.model } : {}),
       ...(choice.apiKey ? { apiKey: choice.apiKey } : {}),

@@ -51,7 +51,7 @@ export async function runInteractiveCommand(
       environment,
       style,
       columns: output.columns || 100,
-      print: (text) => output.write(`${text}\n`),
+      print: (text) => output.write(`${environment.redactor.redact(text)}\n`),
       ask: (question) => askOnce(process.stdin, output, question),
       canPick: canPickFrom(terminal),
       pick: (options) => pickFromList(terminal, { ...options, style }),

@@ -56,7 +56,7 @@ export class InteractiveApp implements InteractiveContext {
     const tty = streams.output.isTTY === true;
     this.style = createTerminalStyle(tty && !environment.env.NO_COLOR);
     this.renderer = new SessionEventRenderer({
-      write: (text) => streams.output.write(text),
+      write: (text) => streams.output.write(environment.redactor.redact(text)),
       style: this.style,
       columns: this.columns,
       spinners: tty,

@@ -1,5 +1,5 @@
 import os from "node:os";
-import { getModel } from "@arbor/providers";
+import { createSecretRedactor, getModel } from "@arbor/providers";
 import { createScriptedProvider } from "@arbor/providers/testing";
 import { createInMemorySessionStore } from "@arbor/session-store";
 import { describe, expect, it } from "vitest";
@@ -21,6 +21,7 @@ const environment: AgentEnvironment = {
   thinkingLevel: undefined,
   options: {} as AgentEnvironment["options"],
   onIssue: () => {},
+  redactor: createSecretRedactor(),
 };
 
 function binding(): ModelBinding {

@@ -9,6 +9,7 @@ import { isContextOverflow } from "../overflow/is-context-overflow";
 import type { StreamOptions } from "../provider/provider";
 import {
   contentReply,
+  errorReply,
   overflowReply,
   rateLimitReply,
   rawStreamReply,
@@ -320,6 +321,33 @@ describe("createAnthropicProvider: faults", () => {
       JSON.stringify(wire.server.requests),
     ];
     for (const text of everything) expect(text).not.toContain(wrongKey);
+  });
+
+  it("keeps partial and masked echoes of the key out of the error", async () => {
+    wire.server.enqueue(
+      errorReply(403, {
+        type: "error",
+        error: {
+          type: "permission_error",
+          message: `key ${KEY.slice(4, 20)} / ${KEY.slice(0, 5)}***${KEY.slice(-3)} denied`,
+        },
+      }),
+    );
+    const result = await collectEvents(provider().stream({ model: haiku, messages: hello }, noRetry));
+    expect(result.error?.code).toBe("PROVIDER_AUTH_FAILED");
+    expect(result.message.errorMessage).toBe("Anthropic API error (403): key [redacted] / [redacted] denied");
+  });
+
+  it("refuses a base URL with credentials in it, before any request and without the password", async () => {
+    const baseUrl = wire.server.anthropicBaseUrl.replace("http://", "http://me:hunter2-Secret9@");
+    const result = await collectEvents(provider({ baseUrl }).stream({ model: haiku, messages: hello }));
+    expect(result.error?.code).toBe("PROVIDER_BAD_REQUEST");
+    expect(result.error?.isRetryable).toBe(false);
+    expect(result.message.errorMessage).toMatch(
+      /base URL http:\/\/\[redacted\]@127\.0\.0\.1:\d+ has credentials/,
+    );
+    expect(inspect(result.error, { depth: 8 })).not.toContain("hunter2");
+    expect(wire.server.requests).toHaveLength(0);
   });
 
   it("ends with PROVIDER_MISSING_API_KEY naming the variable, without a request", async () => {

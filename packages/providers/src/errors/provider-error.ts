@@ -20,7 +20,8 @@ const PROVIDER_MARKER = Symbol.for("arbor.error.provider");
  *   Retryable when no content was delivered yet.
  * - `PROVIDER_ABORTED`: the caller's `AbortSignal` fired. Not retryable.
  * - `PROVIDER_MISSING_API_KEY`: no key in the options nor in `envVar`. Not retryable.
- * - `PROVIDER_BAD_REQUEST`: any other 4xx (invalid parameters, unknown model). Not retryable.
+ * - `PROVIDER_BAD_REQUEST`: any other 4xx (invalid parameters, unknown model), or a request the adapter
+ *   refuses to send (a base URL with credentials in it). Not retryable.
  * - `PROVIDER_INVALID_RESPONSE`: the provider sent something the adapter cannot read. Not retryable.
  * - `PROVIDER_CONTENT_REFUSED`: the model declined, or a safety filter stopped the response
  *   (Anthropic `refusal`, OpenAI `content_filter`). Not retryable.

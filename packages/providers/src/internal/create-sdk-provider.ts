@@ -1,3 +1,4 @@
+import { createSecretRedactor } from "../errors/create-secret-redactor";
 import { ProviderError } from "../errors/provider-error";
 import type { Model } from "../model/model";
 import type { Provider, ProviderRequest, RetryOptions, StreamOptions } from "../provider/provider";
@@ -9,6 +10,7 @@ import { resolveSetting } from "./resolve-setting";
 import type { StreamProgress } from "./stream-progress";
 import { streamWithRetries } from "./stream-with-retries";
 import { toProviderError } from "./to-provider-error";
+import { urlCredentials } from "./url-credentials";
 
 /** Settings shared by the SDK-backed provider factories. */
 export interface SdkProviderOptions {
@@ -53,7 +55,10 @@ export interface SdkProviderSpec<Body> {
  * Builds a `Provider` around an SDK: validates the request and builds the body before anything is
  * sent (so malformed input throws synchronously), resolves key and endpoint (call, model, factory,
  * environment), then streams through `streamWithRetries`, mapping failures with the raw error body
- * captured from `fetch`. A missing required key ends the stream with `PROVIDER_MISSING_API_KEY`.
+ * captured from `fetch`. A missing required key ends the stream with `PROVIDER_MISSING_API_KEY`; a
+ * base URL with credentials in it (`https://user:pass@host`, which `fetch` refuses) ends it with
+ * `PROVIDER_BAD_REQUEST` before anything is sent. Error texts never hold the key nor the URL's
+ * password (see `redactSecrets`).
  */
 export function createSdkProvider<Body>(spec: SdkProviderSpec<Body>, options: SdkProviderOptions): Provider {
   const env = options.env ?? process.env;
@@ -78,6 +83,7 @@ export function createSdkProvider<Body>(spec: SdkProviderSpec<Body>, options: Sd
           env,
           envVar: spec.baseUrlEnv,
         }) ?? spec.defaultBaseUrl;
+      const secrets = [apiKey, ...urlCredentials(baseUrl)];
       const progress: StreamProgress = { responseStarted: false };
       let capture: CapturingFetch | undefined;
       return streamWithRetries({
@@ -92,6 +98,7 @@ export function createSdkProvider<Body>(spec: SdkProviderSpec<Body>, options: Sd
               envVar: spec.apiKeyEnv,
             });
           }
+          if (urlCredentials(baseUrl).length > 0) throw credentialsInUrl(spec, baseUrl, model.provider);
           progress.responseStarted = false;
           capture = captureErrorResponses(options.fetch);
           return spec.run({
@@ -108,11 +115,20 @@ export function createSdkProvider<Body>(spec: SdkProviderSpec<Body>, options: Sd
         toError: (error) =>
           toProviderError(error, {
             provider: model.provider,
-            secrets: [apiKey],
+            secrets,
             captured: capture?.last,
             responseStarted: progress.responseStarted,
           }),
       });
     },
   };
+}
+
+function credentialsInUrl(spec: { name: string; apiKeyEnv: string }, baseUrl: string, provider: string) {
+  const shown = createSecretRedactor(urlCredentials(baseUrl)).redact(baseUrl);
+  return new ProviderError(
+    "PROVIDER_BAD_REQUEST",
+    `${spec.name}: the base URL ${shown} has credentials in it (user:password@), which fetch refuses; remove them and give the key as apiKey or ${spec.apiKeyEnv}`,
+    { provider },
+  );
 }

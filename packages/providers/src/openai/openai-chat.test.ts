@@ -316,6 +316,15 @@ describe("createOpenAIProvider (chat): faults", () => {
     }
   });
 
+  it("refuses a base URL with credentials in it, before any request and without the password", async () => {
+    const baseUrl = wire.server.openaiBaseUrl.replace("http://", "http://me:hunter2-Secret9@");
+    const result = await collectEvents(provider({ baseUrl }).stream({ model: gpt41, messages: hello }));
+    expect(result.error?.code).toBe("PROVIDER_BAD_REQUEST");
+    expect(result.message.errorMessage).toContain("has credentials in it");
+    expect(inspect(result.error, { depth: 8 })).not.toContain("hunter2");
+    expect(wire.server.requests).toHaveLength(0);
+  });
+
   it("needs no key for a compatible server and sends a placeholder", async () => {
     const open = await startWireServer();
     try {

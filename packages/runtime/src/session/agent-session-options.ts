@@ -72,6 +72,18 @@ export interface CreateAgentSessionOptions {
   /** Compaction objects (summary provider and model, loop guard cap, token counter). */
   compaction?: SessionCompactionOptions;
   /**
+   * Removes secrets from error texts before they are written to the session file: the
+   * `errorMessage` of every assistant message this session appends goes through it (the message
+   * object is updated in place, so listeners and extensions see the redacted text too). Providers
+   * of `@arbor/providers` already redact their own key; this covers other keys in use and custom
+   * providers. Typically `(text) => redactor.redact(text)` with a `createSecretRedactor` of
+   * `@arbor/providers`. Default: texts are written as they are.
+   *
+   * Contract: pure, fast (it runs on the write path), must not throw; a throw is treated as a
+   * failed write of the message.
+   */
+  redactText?: (text: string) => string;
+  /**
    * Replaces the loop's `convertToLlm` seam (default: `convertToLlm` from `@arbor/agent-loop`).
    *
    * Contract: as the loop's seam: must not throw, must not mutate its input.

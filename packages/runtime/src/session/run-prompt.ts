@@ -150,6 +150,10 @@ function startLoop(core: SessionCore, run: RunState, prompts: AgentMessage[]): P
 async function handleLoopEvent(core: SessionCore, run: RunState, event: AgentEvent): Promise<void> {
   if (event.type === "message-end") {
     const message = event.message;
+    const redact = core.options.redactText;
+    if (redact !== undefined && message.role === "assistant" && message.errorMessage !== undefined) {
+      message.errorMessage = redact(message.errorMessage);
+    }
     persistMessage(core, message);
     if (message.role === "user") core.overflowRecoveryAttempted = false;
     if (message.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "length") {
