@@ -1,8 +1,17 @@
-import { installTerminationHandlers, receivedTerminationSignal } from "./process/termination-signals";
+import { installTerminationHandlers } from "./process/termination-signals";
 import { runCli } from "./run-cli";
+
+/** Resolves once what was written to `stream` has been handed to the OS (at once when nothing is queued). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.destroyed || stream.writableLength === 0) return Promise.resolve();
+  return new Promise((resolve) => stream.write("", () => resolve()));
+}
 
 installTerminationHandlers();
 const exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
 process.exitCode = exitCode;
-// After a signal, do not wait for whatever may still hold the event loop (a closed terminal's input).
-if (receivedTerminationSignal() !== undefined) process.exit(exitCode);
+// The command is done: nothing may keep arbor running now, neither a closed terminal's input after
+// a signal nor what an extension left behind (a timer, a socket, an import or setup abandoned at its
+// timeout). Flush the output, then exit (exit hooks still run: the tool output folder is removed).
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+process.exit(exitCode);

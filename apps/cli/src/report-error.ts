@@ -21,7 +21,11 @@ export function reportError(error: unknown, io: CliIo): number {
     return error.exitCode;
   }
   if (ArborError.isInstance(error)) {
-    io.stderr.write(`arbor: ${oneLine(error.message)}\n`);
+    const hint =
+      error.code === "EXTENSION_TIMEOUT"
+        ? " (set extensionTimeoutMs in settings.json if it needs longer)"
+        : "";
+    io.stderr.write(`arbor: ${oneLine(error.message)}${hint}\n`);
     if (env.ARBOR_DEBUG) io.stderr.write(`${error.stack}\n`);
     return 1;
   }

@@ -19,7 +19,11 @@ export interface ExtensionApi<M extends HookMap<M>> {
 /** An extension API bound to a bus, and the way to take back everything registered through it. */
 export interface ScopedExtensionApi<M extends HookMap<M>> {
   api: ExtensionApi<M>;
-  /** Removes every handler registered through `api`. Idempotent. */
+  /**
+   * Removes every handler registered through `api`; from then on `api.on` registers nothing (it
+   * returns a no-op), so a `setup` still running after a failed install cannot add handlers late.
+   * Idempotent.
+   */
   dispose(): void;
 }
 
@@ -33,9 +37,11 @@ export function createExtensionApi<M extends HookMap<M>>(
   extensionId: string,
 ): ScopedExtensionApi<M> {
   const unsubscribers = new Set<() => void>();
+  let disposed = false;
   const api: ExtensionApi<M> = {
     extensionId,
     on(name, handler, options) {
+      if (disposed) return () => {};
       const unsubscribe = bus.on(name, handler, { ...options, extensionId });
       const remove = () => {
         unsubscribe();
@@ -48,6 +54,7 @@ export function createExtensionApi<M extends HookMap<M>>(
   return {
     api,
     dispose() {
+      disposed = true;
       for (const remove of [...unsubscribers]) remove();
     },
   };

@@ -1,4 +1,4 @@
-import type { HookError } from "./hook-error";
+import { HookError } from "./hook-error";
 import type {
   BuiltinHooks,
   EmitResult,
@@ -13,6 +13,7 @@ import type {
   InterceptResult,
   NotificationName,
 } from "./hook-map";
+import { copyPlainData } from "./internal/copy-plain-data";
 import { runHandler } from "./internal/run-handler";
 
 /** Timeout applied to a handler registered without `timeoutMs`, unless the bus sets another. */
@@ -30,6 +31,13 @@ export interface CreateHookBusOptions {
    * Contract: must not throw (a throw propagates out of the dispatch that reported the error).
    */
   onUnreported?: (error: HookError) => void;
+  /**
+   * Hand each handler its own copy of the event (plain objects and arrays copied, strings shared,
+   * other objects such as errors and signals passed as they are; see `copyPlainData`), so that a
+   * handler mutating its payload cannot change what the caller or the next handler sees. A dispatch
+   * may opt out with `shareEvent`. Default `false`: every handler gets the caller's object.
+   */
+  copyEvents?: boolean;
 }
 
 /**
@@ -40,7 +48,8 @@ export interface CreateHookBusOptions {
  *   dispatch starts, so handlers added or removed meanwhile take effect from the next dispatch;
  * - a handler that throws, rejects or exceeds its timeout is isolated: the bus reports a `HookError`
  *   (`HOOK_FAILED` / `HOOK_TIMEOUT`, naming the hook and the extension id) as a `hook-error` event and
- *   continues with the next handler;
+ *   continues with the next handler; so is a result `validateResult` refuses (`HOOK_INVALID_RESULT`);
+ * - with `copyEvents`, each handler gets its own copy of the event (unless the dispatch shares it);
  * - `emit` and `intercept` never reject because of a handler.
  */
 export interface HookBus<M extends HookMap<M>> {
@@ -89,6 +98,19 @@ function isCancel(value: unknown): boolean {
   return typeof value === "object" && value !== null && (value as { cancel?: unknown }).cancel === true;
 }
 
+function validate(
+  options: HookDispatchOptions | undefined,
+  result: unknown,
+  event: unknown,
+): string | undefined {
+  if (options?.validateResult === undefined) return undefined;
+  try {
+    return options.validateResult(result, event);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 function defaultOnUnreported(error: HookError): void {
   process.emitWarning(error);
 }
@@ -122,15 +144,17 @@ export function createHookBus<M extends HookMap<M>>(options: CreateHookBusOption
       cancelledBy: undefined,
       aborted: false,
     };
+    const copying = options.copyEvents === true && dispatchOptions?.shareEvent !== true;
     for (const registration of handlers) {
       const { extensionId } = registration;
+      const payload = copying ? copyPlainData(event) : event;
       const handled = await runHandler({
         hookName: name,
         extensionId,
         timeoutMs: registration.timeoutMs,
         outerSignal: dispatchOptions?.signal,
         call: (signal) =>
-          registration.handler(event, {
+          registration.handler(payload, {
             hookName: name,
             extensionId,
             signal,
@@ -145,7 +169,16 @@ export function createHookBus<M extends HookMap<M>>(options: CreateHookBusOption
         await report(handled.error);
         continue;
       }
-      if (!intercepting || handled.value === undefined) continue;
+      if (!intercepting) continue;
+      const problem = validate(dispatchOptions, handled.value, event);
+      if (problem !== undefined) {
+        const owner =
+          extensionId === undefined ? "A handler without extension id" : `Extension "${extensionId}"`;
+        const message = `${owner} returned an invalid result from hook "${name}" (ignored): ${problem}`;
+        await report(new HookError("HOOK_INVALID_RESULT", message, { hookName: name, extensionId }));
+        continue;
+      }
+      if (handled.value === undefined) continue;
       outcome.result = handled.value;
       if (isCancel(handled.value)) {
         outcome.cancelled = true;

@@ -10,13 +10,16 @@ const MARKER = Symbol.for("arbor.error.extension");
  * - `EXTENSION_INVALID`: the module has no default export, or the export is not an extension
  *   definition (`name` must be a non-empty string, `setup` a function);
  * - `EXTENSION_API_VERSION`: the definition declares an `apiVersion` this package does not support;
- * - `EXTENSION_SETUP_FAILED`: the extension's `setup` threw (`cause` holds the original error).
+ * - `EXTENSION_SETUP_FAILED`: the extension's `setup` threw (`cause` holds the original error);
+ * - `EXTENSION_TIMEOUT`: importing the file or running `setup` did not finish within the timeout
+ *   (`timeoutMs` holds it): a top-level `await` or a `setup` promise that never settles.
  */
 export type ExtensionErrorCode =
   | "EXTENSION_LOAD_FAILED"
   | "EXTENSION_INVALID"
   | "EXTENSION_API_VERSION"
-  | "EXTENSION_SETUP_FAILED";
+  | "EXTENSION_SETUP_FAILED"
+  | "EXTENSION_TIMEOUT";
 
 /** Fields of an {@link ExtensionError} besides its code. */
 export interface ExtensionErrorDetails {
@@ -26,6 +29,8 @@ export interface ExtensionErrorDetails {
   extensionName?: string;
   /** The original error. */
   cause?: unknown;
+  /** The limit that was exceeded (`EXTENSION_TIMEOUT` only). */
+  timeoutMs?: number;
 }
 
 /**
@@ -39,6 +44,8 @@ export class ExtensionError extends Error {
   readonly file: string | undefined;
   /** Name of the extension, when known. */
   readonly extensionName: string | undefined;
+  /** The limit that was exceeded (`EXTENSION_TIMEOUT` only). */
+  readonly timeoutMs: number | undefined;
 
   constructor(code: ExtensionErrorCode, message: string, details: ExtensionErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -46,6 +53,7 @@ export class ExtensionError extends Error {
     this.code = code;
     this.file = details.file;
     this.extensionName = details.extensionName;
+    this.timeoutMs = details.timeoutMs;
     markAsArborError(this, MARKER);
   }
 

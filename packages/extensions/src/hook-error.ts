@@ -6,10 +6,13 @@ const MARKER = Symbol.for("arbor.error.hook");
  * Codes of {@link HookError}:
  * - `HOOK_FAILED`: the handler threw or returned a rejected promise; `cause` holds what it threw.
  * - `HOOK_TIMEOUT`: the handler did not settle within its timeout; `timeoutMs` holds the limit.
+ * - `HOOK_INVALID_RESULT`: the handler returned a result the dispatcher refused (see
+ *   `HookDispatchOptions.validateResult`); the result was ignored.
  *
- * Both carry `hookName` and `extensionId` (undefined for a handler registered without one).
+ * All carry `hookName` and `extensionId` (undefined for a handler registered without one, or when
+ * the host cannot tell which handler left an event invalid).
  */
-export type HookErrorCode = "HOOK_FAILED" | "HOOK_TIMEOUT";
+export type HookErrorCode = "HOOK_FAILED" | "HOOK_TIMEOUT" | "HOOK_INVALID_RESULT";
 
 /** Fields of a {@link HookError} besides its code. */
 export interface HookErrorDetails {

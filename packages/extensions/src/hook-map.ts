@@ -31,7 +31,7 @@ export type HookMap<M> = { [K in keyof M]: HookSpec };
 
 /** The event a `hook-error` handler receives: a handler failed or timed out. */
 export interface HookErrorEvent {
-  /** The failure, with code `HOOK_FAILED` or `HOOK_TIMEOUT`. */
+  /** The failure, with code `HOOK_FAILED`, `HOOK_TIMEOUT` or `HOOK_INVALID_RESULT`. */
   error: HookError;
   /** Name of the hook or event whose handler failed. */
   hookName: string;
@@ -93,7 +93,12 @@ export interface HookContext<R = unknown> {
  * as a `hook-error` event and continues with the next handler as if this one had returned
  * `undefined`. It should honour `context.signal`; a handler that does not settle within its timeout
  * is abandoned (its late result is ignored). It must not mutate the event unless the hook's own
- * documentation allows it; the bus passes the same event object to every handler.
+ * documentation allows it: by default the bus passes the same event object to every handler; a bus
+ * made with `copyEvents` hands each handler its own copy, so mutating it changes nothing else.
+ *
+ * A synchronous handler that never returns (a busy loop) cannot be stopped: JavaScript runs one
+ * thing at a time in a thread, so the timeout never gets to fire and the whole process hangs.
+ * Timeouts only cover handlers that wait (promises, I/O, timers).
  */
 export type HookHandler<M, K extends keyof M> = (
   event: HookEvent<M, K>,
@@ -124,6 +129,23 @@ export interface HookDispatchOptions {
    * and runs no further handler. The dispatch then resolves (it never rejects) with `aborted: true`.
    */
   signal?: AbortSignal;
+  /**
+   * For a bus made with `copyEvents`: hand every handler of this dispatch the caller's own event
+   * object instead of a copy, for hooks whose handlers edit the event in place on purpose. Default
+   * `false`.
+   */
+  shareEvent?: boolean;
+  /**
+   * For `intercept`: called after each handler that returned (not one that threw or timed out) with
+   * its result (`undefined` included) and the event the caller passed (a handler may have edited it
+   * in place). Returns `undefined` when all is well, else what is wrong (one line): the bus then
+   * reports a `HOOK_INVALID_RESULT` error naming the hook and the extension, and goes on as if the
+   * handler had returned `undefined`.
+   *
+   * Contract: synchronous and cheap; may repair the caller's event (it is the caller's object) but
+   * nothing else; a throw counts as "invalid", with its message.
+   */
+  validateResult?: (result: unknown, event: unknown) => string | undefined;
 }
 
 /** Outcome of `HookBus.emit`. */

@@ -28,5 +28,5 @@ export type {
 } from "./hook-map";
 export type { InstallExtensionOptions } from "./install-extension";
 export { installExtension } from "./install-extension";
-export type { LoadedExtension } from "./load-extension-from-file";
+export type { LoadExtensionOptions, LoadedExtension } from "./load-extension-from-file";
 export { loadExtensionFromFile } from "./load-extension-from-file";

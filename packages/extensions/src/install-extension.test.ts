@@ -75,3 +75,48 @@ describe("installExtension", () => {
     expect(bus.listenerCount("turn-end")).toBe(0);
   });
 });
+
+describe("installExtension: a setup that never finishes", () => {
+  it("fails with EXTENSION_TIMEOUT, removes its handlers and ignores the ones it adds later", async () => {
+    const bus = createHookBus<Hooks>();
+    let lateApi: ExtensionApi<Hooks> | undefined;
+    const extension = defineExtension<ExtensionApi<Hooks>>({
+      apiVersion: 1,
+      name: "stuck",
+      setup(api) {
+        api.on("turn-end", () => {});
+        lateApi = api;
+        return new Promise(() => {});
+      },
+    });
+    const error = await installExtension(bus, extension, { file: "/x/stuck.mjs", timeoutMs: 100 }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(ExtensionError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: "EXTENSION_TIMEOUT",
+      extensionName: "stuck",
+      file: "/x/stuck.mjs",
+      timeoutMs: 100,
+      message: 'Extension "stuck" (/x/stuck.mjs) did not finish setup within 100 ms',
+    });
+    expect(bus.listenerCount("turn-end")).toBe(0);
+    lateApi?.on("turn-end", () => {});
+    expect(bus.listenerCount("turn-end")).toBe(0);
+  });
+
+  it("keeps EXTENSION_SETUP_FAILED for a setup that throws synchronously", async () => {
+    const bus = createHookBus<Hooks>();
+    const extension = defineExtension<ExtensionApi<Hooks>>({
+      apiVersion: 1,
+      name: "thrower",
+      setup() {
+        throw new Error("boom");
+      },
+    });
+    await expect(installExtension(bus, extension, { timeoutMs: 1000 })).rejects.toMatchObject({
+      code: "EXTENSION_SETUP_FAILED",
+    });
+  });
+});

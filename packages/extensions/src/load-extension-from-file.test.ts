@@ -130,3 +130,33 @@ describe("loadExtensionFromFile", { timeout: 30_000 }, () => {
     );
   });
 });
+
+describe("loadExtensionFromFile: an import that never finishes", { timeout: 30_000 }, () => {
+  it("fails with EXTENSION_TIMEOUT naming the file once the timeout elapses", async () => {
+    const file = await write(
+      "never.mjs",
+      'await new Promise(() => {});\nexport default { apiVersion: 1, name: "never", setup() {} };\n',
+    );
+    const error = await loadExtensionFromFile(file, { timeoutMs: 200 }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(ExtensionError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "EXTENSION_TIMEOUT", file, timeoutMs: 200 });
+    expect((error as Error).message).toBe(
+      `Extension file ${file}: import did not finish within 200 ms (a top-level await that never settles?)`,
+    );
+  });
+
+  it("waits for a slow top-level await that does finish within the timeout", async () => {
+    const file = await write(
+      "slow.mjs",
+      'await new Promise((resolve) => setTimeout(resolve, 50));\nexport default { apiVersion: 1, name: "slow", setup() {} };\n',
+    );
+    expect((await loadExtensionFromFile(file, { timeoutMs: 10_000 })).extension.name).toBe("slow");
+  });
+
+  it("rejects a timeout that is not a positive number", async () => {
+    await expect(loadExtensionFromFile("x.mjs", { timeoutMs: 0 })).rejects.toThrow(RangeError);
+  });
+});

@@ -1,9 +1,11 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { DEFAULT_HOOK_TIMEOUT_MS } from "./create-hook-bus";
 import type { ExtensionDefinition } from "./define-extension";
 import { ExtensionError } from "./extension-error";
 import { validateExtensionDefinition } from "./internal/validate-extension-definition";
+import { assertTimeoutMs, withinTimeout } from "./internal/within-timeout";
 
 /** File extensions Node imports natively. */
 const JAVASCRIPT_EXTENSIONS = new Set([".js", ".mjs", ".cjs"]);
@@ -16,6 +18,15 @@ export interface LoadedExtension {
   extension: ExtensionDefinition<unknown>;
   /** Absolute path of the file. */
   file: string;
+}
+
+/** Options of {@link loadExtensionFromFile}. */
+export interface LoadExtensionOptions {
+  /**
+   * How long the import may take (the module and its top-level `await`s), in ms. Default 30 s
+   * (`DEFAULT_HOOK_TIMEOUT_MS`); `Infinity` waits forever. Must be positive.
+   */
+  timeoutMs?: number;
 }
 
 /**
@@ -32,14 +43,24 @@ export interface LoadedExtension {
  * Node caches modules by URL: loading the same `.js` file twice returns the same module instance,
  * so edits to the file are not picked up within one process.
  *
+ * An import that does not finish within `timeoutMs` (a top-level `await` that never settles) fails
+ * with `EXTENSION_TIMEOUT`; the module may go on running in the background (JavaScript cannot
+ * cancel it), and a module that blocks the thread (a synchronous busy loop) cannot be stopped at all.
+ *
  * Relative paths resolve against `process.cwd()`. Does not call `setup`; see `installExtension`.
  *
  * @throws ExtensionError `EXTENSION_LOAD_FAILED` (file missing, unsupported extension, jiti missing for
  * a TypeScript file, import threw),
- * `EXTENSION_INVALID` (no default export or not a definition), `EXTENSION_API_VERSION`. Every error
- * names the absolute file path.
+ * `EXTENSION_INVALID` (no default export or not a definition), `EXTENSION_API_VERSION`,
+ * `EXTENSION_TIMEOUT`. Every error names the absolute file path. RangeError for a `timeoutMs` that
+ * is not positive.
  */
-export async function loadExtensionFromFile(file: string): Promise<LoadedExtension> {
+export async function loadExtensionFromFile(
+  file: string,
+  options: LoadExtensionOptions = {},
+): Promise<LoadedExtension> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+  assertTimeoutMs(timeoutMs, "timeoutMs of loadExtensionFromFile");
   const absolute = path.resolve(file);
   const extension = path.extname(absolute).toLowerCase();
   const isTypeScript = TYPESCRIPT_EXTENSIONS.has(extension);
@@ -54,10 +75,21 @@ export async function loadExtensionFromFile(file: string): Promise<LoadedExtensi
   const importTypeScript = isTypeScript ? await loadTypeScriptImporter(absolute) : undefined;
   let namespace: Record<string, unknown>;
   try {
-    namespace = importTypeScript
-      ? await importTypeScript(absolute)
-      : await import(pathToFileURL(absolute).href);
+    const importing: Promise<Record<string, unknown>> = importTypeScript
+      ? importTypeScript(absolute)
+      : import(pathToFileURL(absolute).href);
+    namespace = await withinTimeout(
+      importing,
+      timeoutMs,
+      () =>
+        new ExtensionError(
+          "EXTENSION_TIMEOUT",
+          `Extension file ${absolute}: import did not finish within ${timeoutMs} ms (a top-level await that never settles?)`,
+          { file: absolute, timeoutMs },
+        ),
+    );
   } catch (error) {
+    if (ExtensionError.isInstance(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new ExtensionError(
       "EXTENSION_LOAD_FAILED",

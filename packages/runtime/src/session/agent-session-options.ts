@@ -63,7 +63,11 @@ export interface CreateAgentSessionOptions {
   startReason?: SessionStartReason;
   /** `previousSessionFile` of the `session_start` event (the file the application came from). */
   previousSessionFile?: string;
-  /** Per-handler timeout of extension hooks in ms. Default: `settings.extensionTimeoutMs`, else 30000. */
+  /**
+   * Timeout of extensions in ms: importing each extension file, each `setup`, and each handler call
+   * (`EXTENSION_TIMEOUT` for the first two, a `HOOK_TIMEOUT` hook error for a handler). Default:
+   * `settings.extensionTimeoutMs`, else 30000.
+   */
   extensionTimeoutMs?: number;
   /** Reasoning effort. Default: `settings.defaultThinkingLevel`, else unset (the model's default). */
   thinkingLevel?: ReasoningLevel;

@@ -26,19 +26,26 @@ type Definition = ExtensionDefinition<RuntimeExtensionApi>;
  * previousSessionFile?}` to the extensions and resolves once its handlers settled. Writes nothing to
  * the store itself (a `session_start` handler may append through `api.session`).
  *
- * Extension handlers run with a timeout (`extensionTimeoutMs`, default 30 s); a handler that throws
- * or times out is reported as a `hook_error` event and skipped, so it cannot break the session. A
- * failure while no listener is subscribed yet (in `session_start`, say) becomes a process warning.
+ * Extensions run with a timeout (`extensionTimeoutMs`, default 30 s) on importing each file, on each
+ * `setup` and on each handler call. A handler that throws, times out or returns an invalid result
+ * is reported as a `hook_error` event and skipped, so it cannot break the session. A failure while
+ * no listener is subscribed yet (in `session_start`, say) becomes a process warning. Every handler
+ * gets its own copy of the event's plain data (messages, entries, requests; strings shared, errors
+ * and signals as they are), so a handler mutating a message cannot change the session's own; the
+ * `context` hook alone shares one copy among its handlers (in-place edits are part of its contract).
+ * A synchronous busy loop in an extension cannot be stopped: it blocks the one thread everything
+ * runs on, timeouts included.
  *
  * @throws ExtensionError `EXTENSION_LOAD_FAILED`, `EXTENSION_INVALID`, `EXTENSION_API_VERSION`,
- * `EXTENSION_SETUP_FAILED` (naming the file), after uninstalling what was installed;
+ * `EXTENSION_SETUP_FAILED`, `EXTENSION_TIMEOUT` (naming the file), after uninstalling what was installed;
  * RuntimeError `INVALID_ARGUMENT` for an unusable option.
  */
 export async function createAgentSession(options: CreateAgentSessionOptions): Promise<AgentSession> {
   const definitions: Array<{ definition: Definition; file?: string }> = [];
+  const timeoutMs = extensionTimeoutOf(options);
   for (const extension of options.extensions ?? []) {
     if (typeof extension === "string") {
-      const loaded = await loadExtensionFromFile(extension);
+      const loaded = await loadExtensionFromFile(extension, { timeoutMs });
       definitions.push({ definition: loaded.extension as Definition, file: loaded.file });
     } else {
       definitions.push({ definition: extension });
@@ -59,15 +66,8 @@ async function createWithDefinitions(
     );
   }
   if (options.startReason !== undefined) assertLifecycleReason("startReason", options.startReason);
-  const timeoutMs =
-    options.extensionTimeoutMs ?? options.settings?.extensionTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-  if (!(timeoutMs > 0)) {
-    throw new RuntimeError(
-      "INVALID_ARGUMENT",
-      `extensionTimeoutMs (option or setting) must be a positive number of milliseconds, got ${String(timeoutMs)}`,
-    );
-  }
-  const bus = createHookBus<RuntimeHooks>({ defaultTimeoutMs: timeoutMs });
+  const timeoutMs = extensionTimeoutOf(options);
+  const bus = createHookBus<RuntimeHooks>({ defaultTimeoutMs: timeoutMs, copyEvents: true });
   const core = createSessionCore(options, bus, createSessionLock());
   core.provider = wrapProvider(options.provider, bus);
   if (core.summaryProvider !== undefined) core.summaryProvider = wrapProvider(core.summaryProvider, bus);
@@ -84,6 +84,7 @@ async function createWithDefinitions(
       uninstalls.push(
         await installExtension(bus, definition, {
           ...(file === undefined ? {} : { file }),
+          timeoutMs,
           extendApi: (api) => createRuntimeExtensionApi(api, core),
         }),
       );
@@ -114,4 +115,20 @@ async function createWithDefinitions(
     ...(previousSessionFile === undefined ? {} : { previousSessionFile }),
   });
   return session;
+}
+
+/**
+ * The extensions' timeout: for importing each file, for each `setup`, and for each handler call.
+ * @throws RuntimeError `INVALID_ARGUMENT` when it is not a positive number.
+ */
+function extensionTimeoutOf(options: CreateAgentSessionOptions): number {
+  const timeoutMs =
+    options.extensionTimeoutMs ?? options.settings?.extensionTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+  if (!(timeoutMs > 0)) {
+    throw new RuntimeError(
+      "INVALID_ARGUMENT",
+      `extensionTimeoutMs (option or setting) must be a positive number of milliseconds, got ${String(timeoutMs)}`,
+    );
+  }
+  return timeoutMs;
 }
