@@ -114,7 +114,7 @@ function redactKnown(
   ranges.push(...findMaskedEchoes(text, secrets));
   if (ranges.length === 0) return text;
   ranges.sort((a, b) => a.start - b.start);
-  let result = "";
+  const parts: string[] = [];
   let cursor = 0;
   let open: Range | undefined;
   for (const range of ranges) {
@@ -123,14 +123,15 @@ function redactKnown(
       continue;
     }
     if (open !== undefined) {
-      result += text.slice(cursor, open.start) + REDACTED;
+      parts.push(text.slice(cursor, open.start), REDACTED);
       cursor = open.end;
     }
     open = { ...range };
   }
   if (open !== undefined) {
-    result += text.slice(cursor, open.start) + REDACTED;
+    parts.push(text.slice(cursor, open.start), REDACTED);
     cursor = open.end;
   }
-  return result + text.slice(cursor);
+  parts.push(text.slice(cursor));
+  return parts.join("");
 }

@@ -6,6 +6,9 @@ export interface Range {
 
 /** Odd multiplier of the rolling hash (arithmetic modulo 2^32). */
 const BASE = 0x01000193;
+/** Bits of the hash that index the prefilter (2^16 bits: 8 KB). */
+const FILTER_BITS = 16;
+const FILTER_MASK = (1 << FILTER_BITS) - 1;
 
 function hashOf(text: string, from: number, length: number): number {
   let hash = 0;
@@ -23,6 +26,8 @@ export class WindowIndex {
   /** BASE^(length-1) modulo 2^32: the weight of the character leaving the window. */
   readonly #topPower: number;
   readonly #byHash = new Map<number, string[]>();
+  /** One bit per value of the hash's low bits: most positions of a text are ruled out by it alone. */
+  readonly #filter = new Uint32Array((FILTER_MASK + 1) >>> 5);
 
   constructor(length: number) {
     this.#length = length;
@@ -37,6 +42,8 @@ export class WindowIndex {
       const window = secret.slice(i, i + this.#length);
       const hash = hashOf(window, 0, this.#length);
       const bucket = this.#byHash.get(hash);
+      const bit = hash & FILTER_MASK;
+      this.#filter[bit >>> 5] = (this.#filter[bit >>> 5] as number) | (1 << (bit & 31));
       if (bucket === undefined) this.#byHash.set(hash, [window]);
       else if (!bucket.includes(window)) bucket.push(window);
     }
@@ -50,20 +57,30 @@ export class WindowIndex {
     const length = this.#length;
     const runs: Range[] = [];
     if (this.#byHash.size === 0 || text.length < length) return runs;
+    const filter = this.#filter;
+    const topPower = this.#topPower;
+    const last = text.length - length;
     let open: Range | undefined;
     let hash = hashOf(text, 0, length);
     for (let i = 0; ; i++) {
-      const bucket = this.#byHash.get(hash);
-      if (bucket?.some((window) => text.startsWith(window, i))) {
+      const bit = hash & FILTER_MASK;
+      if (((filter[bit >>> 5] as number) & (1 << (bit & 31))) !== 0 && this.#matchesAt(text, i, hash)) {
         if (open !== undefined && i <= open.end) open.end = i + length;
         else {
           open = { start: i, end: i + length };
           runs.push(open);
         }
       }
-      if (i + length >= text.length) return runs;
-      const leaving = Math.imul(text.charCodeAt(i), this.#topPower);
+      if (i === last) return runs;
+      const leaving = Math.imul(text.charCodeAt(i), topPower);
       hash = (Math.imul(hash - leaving, BASE) + text.charCodeAt(i + length)) | 0;
     }
+  }
+
+  #matchesAt(text: string, at: number, hash: number): boolean {
+    const bucket = this.#byHash.get(hash);
+    if (bucket === undefined) return false;
+    for (const window of bucket) if (text.startsWith(window, at)) return true;
+    return false;
   }
 }
