@@ -156,6 +156,8 @@ describe("arbor export --html in a real browser", () => {
         latest.summary.trim() === "" ? "" : latest.summary,
       );
       await boundary.locator("details.replaced > summary").click();
+      // The list is built on the details' toggle event, which fires after the click returns.
+      await boundary.locator(".replaced-list").waitFor();
       expect(await boundary.locator(".replaced-list > *").count()).toBeGreaterThan(100);
       // Clicking the older compaction in the tree shows the context at that point, with its own boundary.
       const older = compactions[0]?.id as string;

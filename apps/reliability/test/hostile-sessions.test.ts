@@ -149,6 +149,13 @@ describe("empty and header-only files", () => {
       path: [],
       context: { estimatedTokens: 0, messages: [] },
       compaction: null,
+      compactionSettings: {
+        contextWindow: null,
+        keepRecentTokens: 20000,
+        reserveTokens: 16384,
+        scaledFrom: null,
+        threshold: null,
+      },
     });
     const text1 = await probe(["inspect", file], readOnly);
     expect(text1.code).toBe(0);

@@ -225,7 +225,7 @@ describe("hostile input: terminal output is inert", () => {
       outputs.push(run.stdout);
     }
     const [session, tree, fork, prompt] = outputs as [string, string, string, string];
-    expect(session).toContain("Name     beforeafter");
+    expect(session).toMatch(/Name +beforeafter/);
     expect(tree).toContain("[beforeafter]");
     expect(fork).toContain("1. u1  beforeafter");
     expect(prompt).toContain("✓ output");

@@ -42,6 +42,7 @@ describe("package surface", () => {
         "classifyProviderError",
         "complete",
         "createEmptyUsage",
+        "createSecretRedactor",
         "defineModel",
         "getModel",
         "hasErrorMarker",
