@@ -46,6 +46,7 @@ button:hover,select:hover{border-color:var(--accent)}
 .k-context_edit .kind{background:var(--edit);color:#fff}
 .preview{overflow:hidden;text-overflow:ellipsis;flex:1;min-width:0}
 .chip{font-size:11px;padding:0 6px;border-radius:4px;background:#fff1b8;color:#6b5000;border:1px solid #ecd47a;flex:none;max-width:160px;overflow:hidden;text-overflow:ellipsis}
+.depth{font:10px var(--mono);color:var(--dim);flex:none}
 .folded-count{font-size:11px;color:var(--accent);flex:none}
 .mini{width:40px;height:5px;background:var(--line);border-radius:3px;flex:none;overflow:hidden}.mini i{display:block;height:100%;background:var(--accent);opacity:.7}
 .context-pane{overflow:auto;padding:0 24px 40px;min-height:0}
@@ -95,7 +96,7 @@ details.replaced{margin:10px 14px 0}details.replaced>summary{cursor:pointer;colo
 .side.raw{opacity:.8}
 .meta-line{display:flex;gap:8px;align-items:center;font-size:12px;color:var(--dim);margin:0 0 8px 4px}
 .meta-kind{font-weight:600}
-.label-line{font-size:12px;color:#6b5000;margin:0 0 4px 4px}
+.label-line{font-size:12px;color:var(--dim);margin:0 0 4px 4px;display:flex;gap:6px;align-items:center}
 .sentinel{color:var(--dim);padding:20px;text-align:center}
 .noscript{padding:20px}
 @media (max-width:900px){.layout{grid-template-columns:1fr;grid-template-rows:40vh 1fr}.compare,.files{grid-template-columns:1fr}}

@@ -118,7 +118,7 @@ function renderItem(
     });
   }
   node.dataset.entry = entry.id;
-  if (entry.label) node.prepend(el("div", "label-line", `🏷 ${entry.label}`));
+  if (entry.label) node.prepend(add(el("div", "label-line"), "label ", el("span", "chip", entry.label)));
   return node;
 }
 

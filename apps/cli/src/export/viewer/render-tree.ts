@@ -5,6 +5,8 @@ import { type TreeRow, type TreeShape, visibleTreeRows } from "./tree-rows";
 
 /** Height of one tree row in pixels (the tree is virtual: only the rows in view exist). */
 const ROW_HEIGHT = 26;
+/** Indentation levels drawn; deeper rows show their depth as a number. */
+const MAX_INDENT = 12;
 /** Rows rendered above and below the visible ones. */
 const OVERSCAN = 20;
 
@@ -53,7 +55,9 @@ function renderRow(
   if (row.entry === state.selected) node.classList.add("selected");
   const leaf = (shape.children[row.entry]?.length ?? 0) === 0;
   if (leaf) node.classList.add("leaf");
-  node.style.paddingLeft = `${8 + Math.min(row.depth, 30) * 14}px`;
+  // Deep trees (hundreds of nested forks) keep room for the text: indentation stops at MAX_INDENT
+  // levels and the row shows its depth instead.
+  node.style.paddingLeft = `${8 + Math.min(row.depth, MAX_INDENT) * 14}px`;
   const toggle = el("span", "toggle");
   if (row.branchStart && !leaf) {
     const isFolded = folded.has(row.entry);
@@ -63,6 +67,7 @@ function renderRow(
   } else if (row.branchStart) {
     toggle.textContent = "·";
   }
+  if (row.depth > MAX_INDENT) add(node, el("span", "depth", `⋮${row.depth}`));
   add(node, toggle, el("span", "dot", leaf ? "●" : ""), el("span", "rid", shortId(entry.id)));
   add(node, el("span", "kind", entry.kind));
   if (entry.label) add(node, el("span", "chip", entry.label));
