@@ -1,5 +1,5 @@
 import { defineProject } from "vitest/config";
 
 export default defineProject({
-  test: { name: "reliability", include: ["test/**/*.test.ts"], testTimeout: 120_000 },
+  test: { name: "reliability", include: ["test/**/*.test.ts"], testTimeout: 300_000 },
 });
