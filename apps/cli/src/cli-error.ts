@@ -12,7 +12,8 @@ import { ArborError } from "@arbor/providers";
  * - `CLI_PROJECT_MODEL_REFUSED`: a project's models file redefines a built-in or user-defined model id,
  *   or names an `apiKeyEnv` the user has not allowed (the message names the file, model and rule);
  * - `CLI_TRUST_STORE_INVALID`: `$ARBOR_HOME/trusted-folders.json` cannot be read (it is left unchanged);
- * - `CLI_EXPORT_FAILED`: an export could not be written (the message names the file and why).
+ * - `CLI_EXPORT_FAILED`: an export could not be written (the message names the file and why);
+ * - `CLI_STDIN_INVALID`: what was piped into print mode is not UTF-8 text or is too large.
  */
 export type CliErrorCode =
   | "CLI_USAGE"
@@ -24,7 +25,8 @@ export type CliErrorCode =
   | "CLI_MODELS_FILE_INVALID"
   | "CLI_PROJECT_MODEL_REFUSED"
   | "CLI_TRUST_STORE_INVALID"
-  | "CLI_EXPORT_FAILED";
+  | "CLI_EXPORT_FAILED"
+  | "CLI_STDIN_INVALID";
 
 /** A user error detected by the CLI itself (bad flags, missing file, missing key). */
 export class CliError extends ArborError {

@@ -6,6 +6,11 @@ export interface CliIo {
   stderr: { write(chunk: string): unknown };
   /** Environment variables (API keys, ARBOR_HOME). Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Standard input, read by print mode when it is not a terminal (`echo "…" | arbor -p`).
+   * Default `process.stdin`.
+   */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   /** Working folder. Default `process.cwd()`. */
   cwd?: string;
   /**

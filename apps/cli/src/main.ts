@@ -1,3 +1,4 @@
+import { installClosedOutputHandlers } from "./process/install-closed-output-handlers";
 import { installTerminationHandlers } from "./process/termination-signals";
 import { runCli } from "./run-cli";
 
@@ -8,6 +9,7 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 }
 
 installTerminationHandlers();
+installClosedOutputHandlers();
 const exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
 process.exitCode = exitCode;
 // The command is done: nothing may keep arbor running now, neither a closed terminal's input after

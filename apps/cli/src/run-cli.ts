@@ -2,7 +2,6 @@ import type { SecretRedactor } from "@arbor/providers";
 import { version } from "../package.json";
 import type { CliIo } from "./cli-io";
 import { sanitizeTerminalText } from "./format/sanitize-terminal-text";
-import { HELP_TEXT } from "./help-text";
 import { parseCliArgs } from "./parse-cli-args";
 import { reportError } from "./report-error";
 import { createCliRedactor } from "./secrets/create-cli-redactor";
@@ -47,44 +46,20 @@ export async function runCli(args: readonly string[], rawIo: CliIo): Promise<num
     stderr: inertStream(rawIo.stderr, redactor),
   };
   try {
-    const command = parseCliArgs(args);
-    if ("baseUrl" in command) redactor.addUrlCredentials(command.baseUrl);
-    switch (command.kind) {
+    const parsed = parseCliArgs(args);
+    if (parsed.kind === "command") {
+      const baseUrl = (parsed.input as { baseUrl?: unknown } | undefined)?.baseUrl;
+      if (typeof baseUrl === "string") redactor.addUrlCredentials(baseUrl);
+    }
+    switch (parsed.kind) {
       case "help":
-        io.stdout.write(HELP_TEXT);
+        io.stdout.write(parsed.text);
         return 0;
       case "version":
         io.stdout.write(`${CLI_VERSION}\n`);
         return 0;
-      case "inspect": {
-        const { runInspectCommand } = await import("./commands/inspect-command");
-        return await runInspectCommand(command, io);
-      }
-      case "tree": {
-        const { runTreeCommand } = await import("./commands/tree-command");
-        return await runTreeCommand(command, io);
-      }
-      case "export": {
-        const { runExportCommand } = await import("./export/export-command");
-        return await runExportCommand(command, io, CLI_VERSION);
-      }
-      case "compact": {
-        const { runCompactCommand } = await import("./commands/compact-command");
-        const { chooseSummarizer } = await import("./commands/choose-summarizer");
-        return await runCompactCommand(command, io, chooseSummarizer);
-      }
-      case "trust": {
-        const { runTrustCommand } = await import("./commands/trust-command");
-        return runTrustCommand(command, io);
-      }
-      case "print": {
-        const { runPrintCommand } = await import("./commands/print-command");
-        return await runPrintCommand(command, io);
-      }
-      case "interactive": {
-        const { runInteractiveCommand } = await import("./commands/interactive-command");
-        return await runInteractiveCommand(command, io);
-      }
+      case "command":
+        return await parsed.run(io);
     }
   } catch (error) {
     return reportError(error, io);

@@ -171,6 +171,17 @@ describe("print mode", () => {
     expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
   });
 
+  it("takes --model provider/id", async () => {
+    server.enqueue(textReply("Haiku here."));
+    const run = await runCliProcess(["-p", "hi", "--model", "anthropic/claude-haiku-4-5", "--no-session"], {
+      env,
+      cwd: project,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("Haiku here.\n");
+    expect((server.requests[0]?.body as { model: string }).model).toBe("claude-haiku-4-5");
+  });
+
   it("fails with one line when the provider rejects the key", async () => {
     const run = await runCliProcess(["-p", "hi", "--no-session"], {
       env: { ...env, ANTHROPIC_API_KEY: "wrong-key" },

@@ -480,19 +480,19 @@ describe("settings that cannot disable themselves (§7)", () => {
 
 describe("usage errors (§9)", () => {
   it.each([
-    [["-p", ""], '-p needs a prompt: the prompt given is empty (arbor -p "what to do")'],
-    [["-p", "  \n"], '-p needs a prompt: the prompt given is empty (arbor -p "what to do")'],
+    [["-p", ""], '-p needs a prompt: the prompt given is empty (arbor -p "what to do") (see arbor --help)'],
+    [["-p", "  \n"], '-p needs a prompt: the prompt given is empty (arbor -p "what to do") (see arbor --help)'],
     [
       ["-p", "hi", "--base-url", "not a url"],
-      '--base-url expects an http:// or https:// URL such as http://127.0.0.1:8080/v1, got "not a url"',
+      '--base-url expects an http:// or https:// URL such as http://127.0.0.1:8080/v1, got "not a url" (see arbor --help)',
     ],
     [
       ["-p", "hi", "--base-url", "file:///etc/passwd"],
-      '--base-url expects an http:// or https:// URL such as http://127.0.0.1:8080/v1, got "file:///etc/passwd"',
+      '--base-url expects an http:// or https:// URL such as http://127.0.0.1:8080/v1, got "file:///etc/passwd" (see arbor --help)',
     ],
     [
       ["compact", "s.jsonl", "--base-url", "127.0.0.1:8080"],
-      '--base-url expects an http:// or https:// URL such as http://127.0.0.1:8080/v1, got "127.0.0.1:8080"',
+      'compact: --base-url expects an http:// or https:// URL such as http://127.0.0.1:8080/v1, got "127.0.0.1:8080" (see arbor compact --help)',
     ],
   ])("%j exits 2 with one clear line and sends nothing", async (args, message) => {
     const before = snapshotFolder(dir);

@@ -8,12 +8,10 @@ import {
   type UnknownSettingsKey,
 } from "@arbor/runtime";
 import type { SessionIssue, SessionStore } from "@arbor/session-store";
-import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
 import { createModelProvider } from "../models/create-model-provider";
 import type { CustomModelDefinition } from "../models/load-models-file";
 import { type ResolvedModel, requireApiKey, resolveModel } from "../models/resolve-model";
-import type { AgentCommandOptions } from "../parse-cli-args";
 import { createCliRedactor } from "../secrets/create-cli-redactor";
 import { openAgentSessionStore, type SessionChoice } from "../sessions/open-agent-session-store";
 import { warnAboutIssue } from "../sessions/warn-about-issue";
@@ -26,9 +24,8 @@ import {
   type ProjectTrust,
 } from "../trust/decide-project-trust";
 import { loadCliConfig } from "../trust/load-cli-config";
+import type { AgentCommandOptions } from "../usage/agent-usage";
 import { buildSystemPrompt } from "./build-system-prompt";
-
-const THINKING_LEVELS: readonly ReasoningLevel[] = ["off", "minimal", "low", "medium", "high"];
 
 /** Everything an agent mode needs besides the session itself; shared by print and interactive modes. */
 export interface AgentEnvironment {
@@ -80,8 +77,7 @@ export function decideAgentTrust(
 /**
  * Reads settings, models files and extension paths for an agent mode: the user's always, the
  * project's only when `trust` says so (otherwise one warning line on stderr names what was ignored).
- * @throws SettingsError, CliError (`CLI_MODELS_FILE_INVALID`, `CLI_PROJECT_MODEL_REFUSED`,
- * `CLI_USAGE` for a bad `--thinking`).
+ * @throws SettingsError, CliError (`CLI_MODELS_FILE_INVALID`, `CLI_PROJECT_MODEL_REFUSED`).
  */
 export function loadAgentEnvironment(
   options: AgentCommandOptions,
@@ -91,12 +87,6 @@ export function loadAgentEnvironment(
   const env = io.env ?? process.env;
   const cwd = io.cwd ?? process.cwd();
   const arborHome = resolveArborHome(env);
-  if (options.thinking !== undefined && !THINKING_LEVELS.includes(options.thinking as ReasoningLevel)) {
-    throw new CliError(
-      "CLI_USAGE",
-      `--thinking expects one of ${THINKING_LEVELS.join(", ")}, got "${options.thinking}"`,
-    );
-  }
   const ignored = ignoredProjectWarning(trust, {
     needs: { models: true, extensions: true },
     trustFlag: true,

@@ -5,12 +5,12 @@ import type { SessionModelRef } from "@arbor/session-store";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
 import type { CustomModelDefinition } from "../models/load-models-file";
-import type { CliCommand } from "../parse-cli-args";
 import { openSessionFile } from "../sessions/open-session-file";
 import { loadOfflineConfig } from "../trust/load-offline-config";
+import type { CompactInput } from "../usage/compact-usage";
 import { resolveOfflineCompaction } from "./resolve-offline-compaction";
 
-type CompactCommand = Extract<CliCommand, { kind: "compact" }>;
+type CompactCommand = CompactInput;
 
 /** Who writes the summary: a model (with its provider and key) or, without one, the offline summarizer. */
 export interface SummarizerChoice {

@@ -1,12 +1,12 @@
 import { resolveArborHome } from "@arbor/runtime";
-import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
 import { safeJsonStringify } from "../format/safe-json-stringify";
 import { buildInspectReport } from "../inspect/build-inspect-report";
 import { formatInspectReport } from "../inspect/format-inspect-report";
-import type { CliCommand } from "../parse-cli-args";
 import { openSessionFile } from "../sessions/open-session-file";
 import { loadOfflineConfig } from "../trust/load-offline-config";
+import type { InspectInput } from "../usage/inspect-usage";
+import { usageError } from "../usage/usage-error";
 import { resolveOfflineCompaction } from "./resolve-offline-compaction";
 
 /**
@@ -14,10 +14,7 @@ import { resolveOfflineCompaction } from "./resolve-offline-compaction";
  * the next compaction's cut; one JSON object with `--json`. Opens the file read-only (no lock, no
  * change). Returns the exit code; throws user errors for `reportError`.
  */
-export async function runInspectCommand(
-  command: Extract<CliCommand, { kind: "inspect" }>,
-  io: CliIo,
-): Promise<number> {
+export async function runInspectCommand(command: InspectInput, io: CliIo): Promise<number> {
   const { store, rawHeader } = openSessionFile(command.file, {
     readOnly: true,
     arborHome: resolveArborHome(io.env ?? process.env),
@@ -25,7 +22,7 @@ export async function runInspectCommand(
   try {
     const leafId = command.leafId ?? store.leafId;
     if (command.leafId !== undefined && store.getEntry(command.leafId) === undefined) {
-      throw new CliError("CLI_USAGE", `--leaf ${command.leafId}: no entry with this id in ${command.file}`);
+      throw usageError("inspect", `--leaf ${command.leafId}: no entry with this id in ${command.file}`);
     }
     const branch = leafId === null ? [] : store.getBranch(leafId);
     const projection = store.getProjection(leafId);

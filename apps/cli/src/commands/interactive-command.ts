@@ -14,9 +14,9 @@ import { InteractiveApp } from "../interactive/interactive-app";
 import { canPickFrom, pickFromList } from "../interactive/pick-from-list";
 import { pickSession } from "../interactive/slash/resume-slash-command";
 import { createTerminalStyle } from "../interactive/terminal-style";
-import type { CliCommand } from "../parse-cli-args";
 import { onTerminationSignal } from "../process/termination-signals";
 import type { SessionChoice } from "../sessions/open-agent-session-store";
+import type { AgentInput } from "../usage/agent-usage";
 
 /**
  * `arbor` (no command): the interactive agent on the terminal. A folder with project configuration
@@ -25,7 +25,7 @@ import type { SessionChoice } from "../sessions/open-agent-session-store";
  * user quits.
  */
 export async function runInteractiveCommand(
-  command: Extract<CliCommand, { kind: "interactive" }>,
+  command: Extract<AgentInput, { kind: "interactive" }>,
   io: CliIo,
 ): Promise<number> {
   const output = process.stdout;

@@ -10,13 +10,14 @@ import {
   startAgentSession,
 } from "../agent/prepare-agent";
 import { startupWarnings } from "../agent/startup-warnings";
-import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
-import type { CliCommand } from "../parse-cli-args";
 import { exitCodeForSignal, onTerminationSignal } from "../process/termination-signals";
+import type { AgentInput } from "../usage/agent-usage";
+import { composePrintPrompt } from "./compose-print-prompt";
+import { readPipedInput } from "./read-piped-input";
 
-type PrintCommand = Extract<CliCommand, { kind: "print" }>;
+type PrintCommand = Extract<AgentInput, { kind: "print" }>;
 
 /** One-line notes on stderr for what happens besides the answer (text mode only). */
 function noteFor(event: AgentSessionEvent): string | undefined {
@@ -38,17 +39,15 @@ function noteFor(event: AgentSessionEvent): string | undefined {
 
 /**
  * `arbor -p "prompt"`: runs the prompt to completion (tool calls included) and prints the final
- * answer on stdout; with `--json`, every session event as one JSON line instead. SIGINT (Ctrl-C),
+ * answer on stdout. The prompt comes from `-p`, from what is piped into stdin, or both (the piped
+ * text then follows as context, see `composePrintPrompt`); with neither it is a usage error (exit 2)
+ * before anything else is read; with `--json`, every session event as one JSON line instead. SIGINT (Ctrl-C),
  * SIGTERM or SIGHUP abort the run (tool processes are killed at once) and end with 128 + the
- * signal's number (130, 143, 129) once the session is closed. A model failure or a session error is one line on stderr with exit code 1.
+ * signal's number (130, 143, 129) once the session is closed. A model failure or a session error
+ * is one line on stderr with exit code 1.
  */
 export async function runPrintCommand(command: PrintCommand, io: CliIo): Promise<number> {
-  if (command.resume) {
-    throw new CliError(
-      "CLI_USAGE",
-      "--resume needs the interactive mode; use --continue or --session PATH with -p",
-    );
-  }
+  const prompt = composePrintPrompt(command.prompt, await readPipedInput(io.stdin ?? process.stdin));
   const environment = loadAgentEnvironment(command, io, await decideAgentTrust(command, io));
   const store = openStoreFor(environment, sessionChoiceOf(command));
   let session: AgentSession | undefined;
@@ -73,7 +72,7 @@ export async function runPrintCommand(command: PrintCommand, io: CliIo): Promise
       const note = noteFor(event);
       if (note) io.stderr.write(`arbor: ${note}\n`);
     });
-    const result = await session.prompt(command.prompt ?? "");
+    const result = await session.prompt(prompt);
     const last = result.lastAssistant;
     if (stoppedBy !== undefined || result.stopReason === "aborted" || last?.stopReason === "aborted") {
       io.stderr.write(

@@ -1,15 +1,12 @@
 import { resolveArborHome } from "@arbor/runtime";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
-import type { CliCommand } from "../parse-cli-args";
 import { openSessionFile } from "../sessions/open-session-file";
 import { formatSessionTree } from "../tree/format-session-tree";
+import type { TreeInput } from "../usage/tree-usage";
 
 /** `arbor tree <session.jsonl>`: the whole tree as text. Read-only. Returns the exit code. */
-export async function runTreeCommand(
-  command: Extract<CliCommand, { kind: "tree" }>,
-  io: CliIo,
-): Promise<number> {
+export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<number> {
   const { store } = openSessionFile(command.file, {
     readOnly: true,
     arborHome: resolveArborHome(io.env ?? process.env),

@@ -3,11 +3,11 @@ import path from "node:path";
 import { resolveArborHome } from "@arbor/runtime";
 import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
-import type { CliCommand } from "../parse-cli-args";
 import { describeProjectConfig, findProjectConfig } from "../trust/find-project-config";
 import { findSavedTrust, listSavedTrust, saveFolderTrust, trustStorePath } from "../trust/trust-store";
+import type { TrustInput } from "../usage/trust-usage";
 
-type TrustCommand = Extract<CliCommand, { kind: "trust" }>;
+type TrustCommand = TrustInput;
 
 function canonicalFolder(folder: string): string {
   let real: string;

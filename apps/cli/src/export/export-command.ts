@@ -1,8 +1,8 @@
 import { resolveArborHome } from "@arbor/runtime";
 import type { CliIo } from "../cli-io";
 import { formatBytes } from "../format/format-bytes";
-import type { CliCommand } from "../parse-cli-args";
 import { openSessionFile } from "../sessions/open-session-file";
+import type { ExportInput } from "../usage/export-usage";
 import { exportSession } from "./export-session";
 
 /**
@@ -12,7 +12,7 @@ import { exportSession } from "./export-session";
  * `reportError`.
  */
 export async function runExportCommand(
-  command: Extract<CliCommand, { kind: "export" }>,
+  command: ExportInput,
   io: CliIo,
   arborVersion: string,
 ): Promise<number> {

@@ -66,4 +66,44 @@ describe("resolveModel", () => {
     );
     expect(apiKeyEnvFor("my.provider")).toBe("MY_PROVIDER_API_KEY");
   });
+
+  it("takes --model provider/id (and defaultModel so written); an id containing / stays whole", () => {
+    const sonnet = resolveModel({ customModels: [], env: {}, model: "anthropic/claude-sonnet-4-6" });
+    expect([sonnet.model.provider, sonnet.model.id]).toEqual(["anthropic", "claude-sonnet-4-6"]);
+    const declared = resolveModel({ customModels: [local], env: {}, model: "openai-compatible/local-8k" });
+    expect(declared.model.id).toBe("local-8k");
+    const fromSettings = resolveModel({ customModels: [], env: {}, settingsModel: "openai/gpt-4o" });
+    expect([fromSettings.model.provider, fromSettings.model.id]).toEqual(["openai", "gpt-4o"]);
+    const slashed = { ...local, id: "meta/llama-3", provider: "router" };
+    expect(resolveModel({ customModels: [slashed], env: {}, model: "meta/llama-3" }).model.id).toBe(
+      "meta/llama-3",
+    );
+    expect(() => resolveModel({ customModels: [], env: {}, model: "openai/claude-sonnet-4-6" })).toThrow(
+      expect.objectContaining({
+        code: "CLI_UNKNOWN_MODEL",
+        message: expect.stringContaining('for provider "openai"'),
+      }),
+    );
+    expect(() =>
+      resolveModel({ customModels: [], env: {}, model: "openai/gpt-4o", provider: "anthropic" }),
+    ).toThrow(expect.objectContaining({ code: "CLI_USAGE" }));
+  });
+
+  it("lists every known model in the unknown-model message, as provider/id", () => {
+    try {
+      resolveModel({ customModels: [local], env: {}, model: "gpt-9" });
+      throw new Error("accepted");
+    } catch (error) {
+      const message = (error as Error).message;
+      for (const id of [
+        "openai-compatible/local-8k",
+        "anthropic/claude-haiku-4-5",
+        "openai/gpt-5.2",
+        "openai/o4-mini",
+      ]) {
+        expect(message).toContain(id);
+      }
+      expect(message).toContain("arbor models");
+    }
+  });
 });

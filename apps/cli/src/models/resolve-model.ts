@@ -54,27 +54,74 @@ function unknownModel(
   provider: string | undefined,
   custom: readonly CustomModelDefinition[],
 ): CliError {
-  const builtIn = listModels(provider)
-    .map((model) => model.id)
-    .slice(0, 12);
-  const declared = custom.map((model) => model.id);
-  const known = [...declared, ...builtIn].join(", ");
+  const known = [
+    ...custom.filter((model) => provider === undefined || model.provider === provider),
+    ...listModels(provider),
+  ].map((model) => `${model.provider}/${model.id}`);
+  const list = known.length === 0 ? "none" : known.join(", ");
   return new CliError(
     "CLI_UNKNOWN_MODEL",
-    `unknown model "${id}"${provider ? ` for provider "${provider}"` : ""} (known: ${known}); declare other models in .arbor/models.json or ~/.arbor/models.json`,
+    `unknown model "${id}"${provider ? ` for provider "${provider}"` : ""} (known: ${list}; arbor models shows them with their windows and prices); declare other models in .arbor/models.json or ~/.arbor/models.json`,
   );
 }
 
 /**
+ * Splits `--model provider/id` into its parts when `provider` is a known provider (built-in or
+ * declared) and the whole string is not itself a model id (ids may contain "/").
+ * @throws CliError `CLI_USAGE` when `--provider` names another provider than the prefix.
+ */
+function splitProviderPrefix(
+  model: string,
+  provider: string | undefined,
+  custom: readonly CustomModelDefinition[],
+): { model: string; provider: string | undefined } {
+  const slash = model.indexOf("/");
+  if (slash <= 0) return { model, provider };
+  const isId =
+    custom.some((candidate) => candidate.id === model) ||
+    listModels().some((candidate) => candidate.id === model);
+  if (isId) return { model, provider };
+  const prefix = model.slice(0, slash);
+  const providers = new Set([
+    ...listModels().map((candidate) => candidate.provider),
+    ...custom.map((candidate) => candidate.provider),
+  ]);
+  if (!providers.has(prefix)) return { model, provider };
+  if (provider !== undefined && provider !== prefix) {
+    throw new CliError(
+      "CLI_USAGE",
+      `--model ${model} names provider "${prefix}" but --provider is "${provider}"`,
+    );
+  }
+  return { model: model.slice(slash + 1), provider: prefix };
+}
+
+/**
  * Picks the model: `--model` / `--provider`, else the settings' defaults, else the session's model,
- * else `anthropic/claude-sonnet-4-6` (or OpenAI's default when only `OPENAI_API_KEY` is set). Models
+ * else `anthropic/claude-sonnet-4-6` (or OpenAI's default when only `OPENAI_API_KEY` is set). A model
+ * may be written `provider/id` (`anthropic/claude-sonnet-4-6`), in `--model` and in `defaultModel`;
+ * an id that itself contains "/" is taken whole. Models
  * declared in a models file win over built-ins with the same id. `--base-url` replaces the endpoint.
  *
- * @throws CliError `CLI_UNKNOWN_MODEL` listing the known ids.
+ * @throws CliError `CLI_UNKNOWN_MODEL` listing the known `provider/id`s; `CLI_USAGE` when the
+ *   `provider/` prefix contradicts `--provider`.
  */
 export function resolveModel(request: ModelRequest): ResolvedModel {
-  const explicitId = request.model ?? request.settingsModel;
-  const explicitProvider = request.provider ?? request.settingsProvider;
+  const fromFlag =
+    request.model !== undefined
+      ? splitProviderPrefix(request.model, request.provider, request.customModels)
+      : undefined;
+  const fromSettings =
+    fromFlag === undefined && request.settingsModel !== undefined
+      ? splitProviderPrefix(
+          request.settingsModel,
+          request.provider ?? request.settingsProvider,
+          request.customModels,
+        )
+      : undefined;
+  const explicitId = fromFlag?.model ?? fromSettings?.model;
+  const explicitProvider =
+    fromFlag?.provider ?? fromSettings?.provider ?? request.provider ?? request.settingsProvider;
   let id = explicitId;
   let provider = explicitProvider;
   if (

@@ -11,7 +11,7 @@ export interface CliRun {
 /** Runs `node dist/main.js ...args` with the given environment and working folder. */
 export function runCliProcess(
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string | Buffer } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_PATH, ...args], {

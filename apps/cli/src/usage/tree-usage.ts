@@ -1,0 +1,25 @@
+import type { CommandUsage } from "./command-usage";
+import { requireOnePositional } from "./require-one-positional";
+
+/** The input of `arbor tree`. */
+export interface TreeInput {
+  file: string;
+}
+
+/** `arbor tree <session>`: options and help. */
+export const treeUsage: CommandUsage<TreeInput> = {
+  name: "tree",
+  synopsis: "tree <session>",
+  summary: "the session tree: labels, summaries, the leaf",
+  help: `Usage: arbor tree <session>
+
+Prints the whole session tree, one entry per line: forks drawn with ├─/└─, [labels], ◆ compactions,
+↩ branch summaries, ← leaf. Read-only; no API key needed.
+
+Options:
+  -h, --help    this help
+`,
+  options: {},
+  toInput: (parsed) => ({ file: requireOnePositional("tree", parsed, "session") as string }),
+  run: async (input, io) => (await import("../commands/tree-command")).runTreeCommand(input, io),
+};
