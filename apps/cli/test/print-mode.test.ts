@@ -179,7 +179,7 @@ describe("print mode", () => {
     });
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe("Haiku here.\n");
-    expect((server.requests[0]?.body as { model: string }).model).toBe("claude-haiku-4-5");
+    expect(server.requests[0]?.body).toMatchObject({ model: "claude-haiku-4-5" });
   });
 
   it("fails with one line when the provider rejects the key", async () => {
