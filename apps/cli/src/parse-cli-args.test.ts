@@ -19,7 +19,16 @@ function usageMessage(args: string[]): string {
 
 describe("parseCliArgs", () => {
   it("parses inspect with every flag, options before or after the file", () => {
-    const expected = { file: "s.jsonl", leafId: "abc", keepRecentTokens: 500, json: true, full: true };
+    const expected = {
+      file: "s.jsonl",
+      leafId: "abc",
+      keepRecentTokens: 500,
+      json: true,
+      full: true,
+      systemPrompt: undefined,
+      appendSystemPrompt: undefined,
+      noContextFiles: false,
+    };
     expect(
       inputOf(["inspect", "s.jsonl", "--leaf", "abc", "--keep-recent-tokens", "500", "--json", "--full"]),
     ).toEqual(expected);

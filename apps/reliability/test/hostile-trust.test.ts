@@ -481,7 +481,10 @@ describe("settings that cannot disable themselves (§7)", () => {
 describe("usage errors (§9)", () => {
   it.each([
     [["-p", ""], '-p needs a prompt: the prompt given is empty (arbor -p "what to do") (see arbor --help)'],
-    [["-p", "  \n"], '-p needs a prompt: the prompt given is empty (arbor -p "what to do") (see arbor --help)'],
+    [
+      ["-p", "  \n"],
+      '-p needs a prompt: the prompt given is empty (arbor -p "what to do") (see arbor --help)',
+    ],
     [
       ["-p", "hi", "--base-url", "not a url"],
       '--base-url expects an http:// or https:// URL such as http://127.0.0.1:8080/v1, got "not a url" (see arbor --help)',

@@ -25,7 +25,8 @@ import {
 } from "../trust/decide-project-trust";
 import { loadCliConfig } from "../trust/load-cli-config";
 import type { AgentCommandOptions } from "../usage/agent-usage";
-import { buildSystemPrompt } from "./build-system-prompt";
+import { assembleSystemPrompt } from "./assemble-system-prompt";
+import type { SystemPrompt } from "./build-system-prompt";
 
 /** Everything an agent mode needs besides the session itself; shared by print and interactive modes. */
 export interface AgentEnvironment {
@@ -44,6 +45,11 @@ export interface AgentEnvironment {
   toolGuard: PathGuard;
   thinkingLevel: ReasoningLevel | undefined;
   options: AgentCommandOptions;
+  /**
+   * The system prompt of every session of this run, with its sections (arbor's instructions or
+   * `--system-prompt`, the context files, `--append-system-prompt`, the environment).
+   */
+  systemPrompt: SystemPrompt;
   /** Prints a warning for a problem found in a session file (at open or when an entry is read). */
   onIssue: (issue: SessionIssue) => void;
   /** The secrets kept out of output and session files; `bindModel` adds the model's key and endpoint. */
@@ -76,8 +82,11 @@ export function decideAgentTrust(
 
 /**
  * Reads settings, models files and extension paths for an agent mode: the user's always, the
- * project's only when `trust` says so (otherwise one warning line on stderr names what was ignored).
- * @throws SettingsError, CliError (`CLI_MODELS_FILE_INVALID`, `CLI_PROJECT_MODEL_REFUSED`).
+ * project's only when `trust` says so (otherwise one warning line on stderr names what was ignored);
+ * and the system prompt with the context files (see `assembleSystemPrompt`: AGENTS.md and CLAUDE.md
+ * are plain text for the model and load whatever the folder's trust).
+ * @throws SettingsError, CliError (`CLI_MODELS_FILE_INVALID`, `CLI_PROJECT_MODEL_REFUSED`, `CLI_USAGE`
+ *   for a prompt flag naming a missing file).
  */
 export function loadAgentEnvironment(
   options: AgentCommandOptions,
@@ -101,6 +110,13 @@ export function loadAgentEnvironment(
   });
   const { settings } = config;
   const codingTools = createCodingTools(cwd, settings.tools);
+  const systemPrompt = assembleSystemPrompt({
+    cwd,
+    arborHome,
+    env,
+    flags: options,
+    warn: (line) => io.stderr.write(line),
+  });
   return {
     env,
     cwd,
@@ -114,6 +130,7 @@ export function loadAgentEnvironment(
     toolGuard: codingTools.guard,
     thinkingLevel: options.thinking as ReasoningLevel | undefined,
     options,
+    systemPrompt,
     onIssue: (issue) => warnAboutIssue(issue, io),
     redactor: io.redactor ?? createCliRedactor(env),
   };
@@ -195,7 +212,7 @@ export function startAgentSession(
     tools: environment.tools,
     settings: recordReads(environment.settings, environment.settingsKeysRead),
     extensions: environment.extensions,
-    systemPrompt: buildSystemPrompt({ cwd: environment.cwd }),
+    systemPrompt: environment.systemPrompt.text,
     redactText: (text) => environment.redactor.redact(text),
     ...(environment.thinkingLevel !== undefined ? { thinkingLevel: environment.thinkingLevel } : {}),
   });

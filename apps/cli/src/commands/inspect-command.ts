@@ -1,4 +1,7 @@
+import fs from "node:fs";
 import { resolveArborHome } from "@arbor/runtime";
+import { assembleSystemPrompt } from "../agent/assemble-system-prompt";
+import { describeSystemPrompt, summarizeSystemPrompt } from "../agent/describe-system-prompt";
 import type { CliIo } from "../cli-io";
 import { safeJsonStringify } from "../format/safe-json-stringify";
 import { buildInspectReport } from "../inspect/build-inspect-report";
@@ -14,6 +17,14 @@ import { resolveOfflineCompaction } from "./resolve-offline-compaction";
  * the next compaction's cut; one JSON object with `--json`. Opens the file read-only (no lock, no
  * change). Returns the exit code; throws user errors for `reportError`.
  */
+/** The session's own folder when it still exists, else the current folder. */
+function systemPromptFolder(sessionCwd: string | undefined, io: CliIo): string {
+  if (sessionCwd !== undefined && fs.statSync(sessionCwd, { throwIfNoEntry: false })?.isDirectory()) {
+    return sessionCwd;
+  }
+  return io.cwd ?? process.cwd();
+}
+
 export async function runInspectCommand(command: InspectInput, io: CliIo): Promise<number> {
   const { store, rawHeader } = openSessionFile(command.file, {
     readOnly: true,
@@ -33,7 +44,17 @@ export async function runInspectCommand(command: InspectInput, io: CliIo): Promi
       model: projection.model,
       customModels: config.customModels,
     });
+    const env = io.env ?? process.env;
+    const promptCwd = systemPromptFolder(typeof rawHeader.cwd === "string" ? rawHeader.cwd : undefined, io);
+    const systemPrompt = assembleSystemPrompt({
+      cwd: promptCwd,
+      arborHome: resolveArborHome(env),
+      env,
+      flags: command,
+      warn: (line) => io.stderr.write(line),
+    });
     const report = buildInspectReport({
+      systemPrompt: { cwd: promptCwd, ...summarizeSystemPrompt(systemPrompt) },
       sessionId: store.sessionId,
       version: typeof rawHeader.version === "number" ? rawHeader.version : null,
       leafId,
@@ -62,6 +83,7 @@ export async function runInspectCommand(command: InspectInput, io: CliIo): Promi
         keepRecentTokensSource: compaction.keepRecentTokensSource,
         messages: projection.messages,
         width: (io.stdout as { columns?: number }).columns || 100,
+        systemPromptLines: describeSystemPrompt(systemPrompt),
       }),
     );
     return 0;

@@ -13,10 +13,13 @@ import type {
   InspectContextMessage,
   InspectMessageRef,
   InspectReport,
+  InspectSystemPrompt,
 } from "./inspect-report";
 
 /** What the report is built from. */
 export interface InspectInput {
+  /** The system prompt part, as computed by the caller (it reads files). */
+  systemPrompt: InspectSystemPrompt;
   sessionId: string;
   version: number | null;
   leafId: string | null;
@@ -148,5 +151,6 @@ export function buildInspectReport(input: InspectInput): InspectReport {
       threshold: settings.contextWindow === null ? null : settings.contextWindow - settings.reserveTokens,
       scaledFrom: settings.scaledFrom,
     },
+    systemPrompt: input.systemPrompt,
   };
 }

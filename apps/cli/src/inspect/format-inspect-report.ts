@@ -18,6 +18,8 @@ export interface InspectTextContext {
   messages: readonly AgentMessage[];
   /** Terminal width for previews. */
   width: number;
+  /** One line per system prompt section (`describeSystemPrompt`). */
+  systemPromptLines: readonly string[];
 }
 
 function sumTokens(report: InspectReport, refs: readonly InspectMessageRef[]): number {
@@ -84,6 +86,12 @@ export function formatInspectReport(report: InspectReport, context: InspectTextC
   for (const { targetId, label } of context.labels) field("Label", `${label} → ${targetId}`);
   field("Threshold", describeThreshold(report));
 
+  const prompt = report.systemPrompt;
+  lines.push(
+    "",
+    `System prompt (not stored in the session: what a run in ${prompt.cwd} would send now), ~${formatInteger(prompt.estimatedTokens)} tokens:`,
+    ...context.systemPromptLines.map((line) => `       ${line}`),
+  );
   const messages = report.context.messages;
   lines.push(
     "",

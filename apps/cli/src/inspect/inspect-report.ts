@@ -21,6 +21,12 @@ export interface InspectReport {
   compaction: InspectCompaction | null;
   /** The compaction settings in effect for the session's model (added after the first release). */
   compactionSettings: InspectCompactionSettings;
+  /**
+   * The system prompt a run would send now (it is not stored in the session): its sections in
+   * order, for the session's folder (the header's `cwd` when it exists, else the current folder),
+   * with `inspect`'s `--system-prompt`, `--append-system-prompt` and `--no-context-files`.
+   */
+  systemPrompt: InspectSystemPrompt;
 }
 
 /**
@@ -37,6 +43,22 @@ export interface InspectCompactionSettings {
   threshold: number | null;
   /** The configured values when they did not fit the window and were scaled down; else `null`. */
   scaledFrom: { reserveTokens: number; keepRecentTokens: number; contextWindow: number } | null;
+}
+
+/** The system prompt part of the report. */
+export interface InspectSystemPrompt {
+  /** The folder whose context files were read. */
+  cwd: string;
+  /** chars/4 of the whole prompt. */
+  estimatedTokens: number;
+  /** `kind`: `base`, `custom`, `context-file`, `append` or `environment`; `source`: a path or a name. */
+  sections: Array<{
+    kind: string;
+    source: string;
+    estimatedTokens: number;
+    bytes?: number;
+    truncated?: boolean;
+  }>;
 }
 
 /** One model-visible message of the projection. */

@@ -6,6 +6,7 @@ import type { CliIo } from "../cli-io";
 import { sanitizeTerminalText } from "../format/sanitize-terminal-text";
 import { exitCodeForSignal } from "../process/termination-signals";
 import { reportError } from "../report-error";
+import { shortSessionId } from "../sessions/short-session-id";
 import { askOutsideAccess } from "./ask-outside-access";
 import { formatStatusLine } from "./format-status-line";
 import type { InteractiveContext } from "./interactive-context";
@@ -206,7 +207,7 @@ export class InteractiveApp implements InteractiveContext {
           tokens: usage ? usage.tokens : null,
           contextWindow: usage?.contextWindow ?? model.contextWindow,
           cost: this.cost,
-          session: sanitizeTerminalText(this.store.getSessionName() ?? this.store.sessionId.slice(0, 8)),
+          session: sanitizeTerminalText(this.store.getSessionName() ?? shortSessionId(this.store.sessionId)),
         }),
       ),
     );

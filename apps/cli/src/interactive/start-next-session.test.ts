@@ -3,6 +3,7 @@ import { createSecretRedactor, getModel } from "@arbor/providers";
 import { createScriptedProvider } from "@arbor/providers/testing";
 import { createInMemorySessionStore } from "@arbor/session-store";
 import { describe, expect, it } from "vitest";
+import { buildSystemPrompt } from "../agent/build-system-prompt";
 import type { AgentEnvironment, ModelBinding } from "../agent/prepare-agent";
 import { PathGuard } from "../tools/path-guard";
 import { startNextSession } from "./start-next-session";
@@ -20,6 +21,7 @@ const environment: AgentEnvironment = {
   toolGuard: new PathGuard({ cwd: os.tmpdir() }),
   thinkingLevel: undefined,
   options: {} as AgentEnvironment["options"],
+  systemPrompt: buildSystemPrompt({ cwd: os.tmpdir() }),
   onIssue: () => {},
   redactor: createSecretRedactor(),
 };

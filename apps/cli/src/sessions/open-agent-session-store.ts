@@ -9,6 +9,7 @@ import {
 } from "@arbor/session-store";
 import { CliError } from "../cli-error";
 import { listSessions } from "./list-sessions";
+import { resolveSessionArgument } from "./resolve-session-argument";
 import { resolveSessionIndexDir, resolveSessionsDir } from "./session-paths";
 
 /** Which session the agent modes use. */
@@ -29,7 +30,8 @@ export interface SessionLocation {
 /**
  * Opens or creates the session of an agent mode:
  * - `new`: a new file in `<arborHome>/sessions/<slug of cwd>/`, written once the conversation starts;
- * - `path`: that file (created there if missing);
+ * - `path`: that file (created there if missing), or the session whose short id or id prefix it is
+ *   (see `resolveSessionArgument`);
  * - `continue`: the most recently modified session of the folder, or a new one when there is none;
  * - `memory`: nothing is written.
  * The store holds the session's writer lock until closed; the sidecar index of large sessions goes to
@@ -48,7 +50,14 @@ export function openAgentSessionStore(choice: SessionChoice, location: SessionLo
     case "memory":
       return createInMemorySessionStore({ cwd: location.cwd });
     case "path": {
-      const file = path.resolve(location.cwd, choice.path);
+      const file = path.resolve(
+        location.cwd,
+        resolveSessionArgument(choice.path, {
+          arborHome: location.arborHome,
+          cwd: location.cwd,
+          mayCreate: true,
+        }),
+      );
       if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
         throw new CliError("CLI_USAGE", `--session ${choice.path}: is a folder, expected a session file`);
       }

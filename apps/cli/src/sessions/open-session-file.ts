@@ -7,6 +7,7 @@ import { resolveSessionIndexDir } from "./session-paths";
 export interface RawSessionHeader {
   id: unknown;
   version: unknown;
+  cwd: unknown;
 }
 
 function readFirstLine(file: string): string {
@@ -48,10 +49,11 @@ export function openSessionFile(
       `${file}: the file is empty: no session header, so no session yet (\`arbor --session ${file}\` would start one there)`,
     );
   }
-  let rawHeader: RawSessionHeader = { id: undefined, version: undefined };
+  let rawHeader: RawSessionHeader = { id: undefined, version: undefined, cwd: undefined };
   try {
     const parsed = JSON.parse(readFirstLine(file));
-    if (parsed && typeof parsed === "object") rawHeader = { id: parsed.id, version: parsed.version };
+    if (parsed && typeof parsed === "object")
+      rawHeader = { id: parsed.id, version: parsed.version, cwd: parsed.cwd };
   } catch {
     // The store reports an invalid header with its own error below.
   }

@@ -21,6 +21,12 @@ export interface AgentCommandOptions {
   thinking: string | undefined;
   /** `--trust-project`: load the project configuration for this run, whatever was decided before. */
   trustProject: boolean;
+  /** `--system-prompt FILE|TEXT`: replaces arbor's own instructions. */
+  systemPrompt: string | undefined;
+  /** `--append-system-prompt FILE|TEXT`: added after the context files. */
+  appendSystemPrompt: string | undefined;
+  /** `--no-context-files`: no AGENTS.md / CLAUDE.md. */
+  noContextFiles: boolean;
 }
 
 /** The input of the agent: print mode (`-p`) or the interactive mode. */
@@ -43,6 +49,9 @@ const OPTIONS = {
   "no-session": { type: "boolean" },
   thinking: { type: "string", valueName: "LEVEL" },
   "trust-project": { type: "boolean" },
+  "system-prompt": { type: "string", valueName: "FILE|TEXT" },
+  "append-system-prompt": { type: "string", valueName: "FILE|TEXT" },
+  "no-context-files": { type: "boolean" },
 } as const;
 
 const HELP = {
@@ -58,11 +67,20 @@ const HELP = {
   --provider NAME        anthropic, openai, or a provider from a models file
   --base-url URL         replace the model's endpoint (an http:// or https:// URL)
   --thinking LEVEL       off, minimal, low, medium, high
-  --session PATH         use this session file (created if missing)
+  --session PATH|ID      use this session file (created if missing), or the session with this
+                         short id (arbor sessions)
   -c, --continue         continue the most recent session of this folder
   -r, --resume           pick a session of this folder to resume (interactive)
   --no-session           keep the session in memory only
-  --trust-project        load this folder's project configuration for this run (nothing saved)`,
+  --trust-project        load this folder's project configuration for this run (nothing saved)
+
+System prompt (arbor inspect and /session show its sections):
+  --system-prompt FILE|TEXT          replace arbor's own instructions (a file's content, or the text)
+  --append-system-prompt FILE|TEXT   add after the context files
+  --no-context-files                 load no AGENTS.md / CLAUDE.md
+  Context files, in this order: $ARBOR_HOME/AGENTS.md, then AGENTS.md (or CLAUDE.md where a folder
+  has no AGENTS.md) from the repository root (or home) down to this folder; each up to 64 KiB.
+  They are plain text for the model, loaded whatever the folder's trust.`,
 };
 
 function toAgentInput(parsed: ParsedOptions): AgentInput {
@@ -93,6 +111,9 @@ function toAgentInput(parsed: ParsedOptions): AgentInput {
     noSession: values["no-session"] === true,
     thinking,
     trustProject: values["trust-project"] === true,
+    systemPrompt: stringOption(parsed, "system-prompt"),
+    appendSystemPrompt: stringOption(parsed, "append-system-prompt"),
+    noContextFiles: values["no-context-files"] === true,
   };
   if (values.print !== undefined) {
     if (options.resume) {

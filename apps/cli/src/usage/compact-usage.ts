@@ -1,6 +1,7 @@
 import { baseUrlOption } from "./base-url-option";
 import type { CommandUsage } from "./command-usage";
 import { requireOnePositional } from "./require-one-positional";
+import { resolveSessionInput } from "./resolve-session-input";
 import { stringOption } from "./string-option";
 import { tokenCountOption } from "./token-count-option";
 
@@ -26,6 +27,8 @@ export const compactUsage: CommandUsage<CompactInput> = {
 Appends a compaction entry at the session's leaf: older history is summarized, recent tokens are
 kept verbatim. Takes the session's writer lock. The summary is written by the model, or by the
 offline summarizer with --offline or when no API key is set (the output says which).
+
+<session> is a session file, or a session's short id or id prefix (arbor sessions lists them).
 
 Options:
   --offline                 use the offline summarizer (no model, no network)
@@ -60,6 +63,6 @@ Options:
   run: async (input, io) => {
     const { runCompactCommand } = await import("../commands/compact-command");
     const { chooseSummarizer } = await import("../commands/choose-summarizer");
-    return runCompactCommand(input, io, chooseSummarizer);
+    return runCompactCommand(resolveSessionInput(input, io), io, chooseSummarizer);
   },
 };

@@ -1,10 +1,12 @@
+import type { SystemPromptFlags } from "../agent/assemble-system-prompt";
 import type { CommandUsage } from "./command-usage";
 import { requireOnePositional } from "./require-one-positional";
+import { resolveSessionInput } from "./resolve-session-input";
 import { stringOption } from "./string-option";
 import { tokenCountOption } from "./token-count-option";
 
 /** The input of `arbor inspect`. */
-export interface InspectInput {
+export interface InspectInput extends SystemPromptFlags {
   file: string;
   leafId: string | undefined;
   keepRecentTokens: number | undefined;
@@ -18,16 +20,23 @@ export const inspectUsage: CommandUsage<InspectInput> = {
   synopsis: "inspect <session>",
   summary: "what the model sees at a leaf, and what compaction would cut",
   help: `Usage: arbor inspect <session> [--leaf ID] [--keep-recent-tokens N] [--json] [--full]
+                     [--system-prompt FILE|TEXT] [--append-system-prompt FILE|TEXT] [--no-context-files]
 
 Shows a session as the model would see it at a leaf: the path from the root, each projected message
 with its token estimate, and what the next compaction would summarize and keep. Read-only (no lock,
 no change to the file); no API key needed.
+
+<session> is a session file, or a session's short id or id prefix (arbor sessions lists them).
 
 Options:
   --leaf ID                 inspect this entry instead of the file's leaf (its last entry)
   --keep-recent-tokens N    recent tokens a compaction keeps (default: settings, else 20000)
   --json                    one JSON object on stdout (a stable interface, see the README)
   --full                    with --json: include each message
+  --system-prompt FILE|TEXT, --append-system-prompt FILE|TEXT, --no-context-files
+                            as for the agent: the system prompt shown is the one a run would
+                            send now (it is not stored in the session), with the context files of
+                            the session's folder (its header's cwd, else this folder)
   -h, --help                this help
 `,
   options: {
@@ -35,6 +44,9 @@ Options:
     "keep-recent-tokens": { type: "string", valueName: "N" },
     json: { type: "boolean" },
     full: { type: "boolean" },
+    "system-prompt": { type: "string", valueName: "FILE|TEXT" },
+    "append-system-prompt": { type: "string", valueName: "FILE|TEXT" },
+    "no-context-files": { type: "boolean" },
   },
   toInput: (parsed) => ({
     file: requireOnePositional("inspect", parsed, "session") as string,
@@ -46,6 +58,10 @@ Options:
     ),
     json: parsed.values.json === true,
     full: parsed.values.full === true,
+    systemPrompt: stringOption(parsed, "system-prompt"),
+    appendSystemPrompt: stringOption(parsed, "append-system-prompt"),
+    noContextFiles: parsed.values["no-context-files"] === true,
   }),
-  run: async (input, io) => (await import("../commands/inspect-command")).runInspectCommand(input, io),
+  run: async (input, io) =>
+    (await import("../commands/inspect-command")).runInspectCommand(resolveSessionInput(input, io), io),
 };

@@ -3,6 +3,7 @@ import { compactUsage } from "./compact-usage";
 import { exportUsage } from "./export-usage";
 import { inspectUsage } from "./inspect-usage";
 import { modelsUsage } from "./models-usage";
+import { sessionsUsage } from "./sessions-usage";
 import { treeUsage } from "./tree-usage";
 import { trustUsage, untrustUsage } from "./trust-usage";
 
@@ -16,6 +17,7 @@ export const SUBCOMMAND_USAGES: ReadonlyArray<CommandUsage<any>> = [
   treeUsage,
   exportUsage,
   compactUsage,
+  sessionsUsage,
   modelsUsage,
   trustUsage,
   untrustUsage,

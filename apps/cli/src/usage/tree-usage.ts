@@ -1,5 +1,6 @@
 import type { CommandUsage } from "./command-usage";
 import { requireOnePositional } from "./require-one-positional";
+import { resolveSessionInput } from "./resolve-session-input";
 
 /** The input of `arbor tree`. */
 export interface TreeInput {
@@ -16,10 +17,13 @@ export const treeUsage: CommandUsage<TreeInput> = {
 Prints the whole session tree, one entry per line: forks drawn with ├─/└─, [labels], ◆ compactions,
 ↩ branch summaries, ← leaf. Read-only; no API key needed.
 
+<session> is a session file, or a session's short id or id prefix (arbor sessions lists them).
+
 Options:
   -h, --help    this help
 `,
   options: {},
   toInput: (parsed) => ({ file: requireOnePositional("tree", parsed, "session") as string }),
-  run: async (input, io) => (await import("../commands/tree-command")).runTreeCommand(input, io),
+  run: async (input, io) =>
+    (await import("../commands/tree-command")).runTreeCommand(resolveSessionInput(input, io), io),
 };

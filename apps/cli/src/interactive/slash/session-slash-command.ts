@@ -1,4 +1,5 @@
 import type { EffectiveCompactionSettings } from "@arbor/runtime";
+import { describeSystemPrompt } from "../../agent/describe-system-prompt";
 import { formatCost, formatInteger } from "../../format/format-number";
 import { sanitizeTerminalText } from "../../format/sanitize-terminal-text";
 import type { SlashCommandHandler } from "../interactive-context";
@@ -10,7 +11,11 @@ function describeCompaction(settings: EffectiveCompactionSettings): string {
   return `${values} (scaled to fit the ${formatInteger(configured.contextWindow)}-token window; configured ${formatInteger(configured.reserveTokens)} and ${formatInteger(configured.keepRecentTokens)})`;
 }
 
-/** `/session`: file, id, entries, messages, tokens, cost, context usage and the compaction settings in effect. */
+/**
+ * `/session`: file, id, entries, messages, tokens, cost, context usage, the compaction settings in
+ * effect, the model, and the system prompt's sections (arbor's instructions or `--system-prompt`,
+ * each context file, the appended text, the environment) with their token estimates.
+ */
 export const sessionSlashCommand: SlashCommandHandler = async (context) => {
   const stats = context.session.getSessionStats();
   const usage = stats.contextUsage;
@@ -41,4 +46,9 @@ export const sessionSlashCommand: SlashCommandHandler = async (context) => {
     ["Model", `${context.session.model.provider}/${context.session.model.id}`],
   ];
   for (const [label, value] of rows) context.print(`${label.padEnd(11)}${sanitizeTerminalText(value)}`);
+  const prompt = context.environment.systemPrompt;
+  context.print(
+    `System     ~${formatInteger(Math.ceil(prompt.text.length / 4))} tokens in ${prompt.sections.length} sections:`,
+  );
+  for (const line of describeSystemPrompt(prompt)) context.print(`           ${sanitizeTerminalText(line)}`);
 };
