@@ -134,7 +134,7 @@ describe("interactive mode in a terminal", () => {
 
     const [file] = listSessionFiles(home);
     const entries = readJsonlLines(file as string);
-    const summary = entries.find((entry) => entry.type === "branch_summary");
+    const summary = entries.filter((entry) => entry.type === "branch_summary").at(-1);
     expect(summary).toMatchObject({ summary: expect.stringContaining("Count the words of a.txt.") });
     expect(entries.filter((entry) => entry.parentId === summary?.parentId).length).toBeGreaterThanOrEqual(1);
     expect(entries.find((entry) => entry.type === "label")).toMatchObject({ label: "counted" });
@@ -183,7 +183,7 @@ describe("interactive mode in a terminal", () => {
       );
     const first = byText("assistant", "First.");
     const second = byText("assistant", "Second.");
-    const summary = entries.find((entry) => entry.type === "branch_summary");
+    const summary = entries.filter((entry) => entry.type === "branch_summary").at(-1);
     expect(summary).toMatchObject({ parentId: first?.id, fromId: second?.id });
     expect(summary?.summary).toContain("Say two.");
     expect(moved?.[1]).toBe(summary?.id);
@@ -404,6 +404,29 @@ export default {
     expect(run.stdout).not.toContain("\u001b[");
     // Moving the leaf writes nothing.
     expect(fs.readFileSync(file, "utf8")).toBe(before);
+  });
+
+  it("keeps piped answers with their command: /tree, an id and y answer /tree's questions", async () => {
+    const file = path.join(project, "session.jsonl");
+    fs.copyFileSync(path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl"), file);
+    server.enqueue(textReply("Summary of the branch left."), textReply("After the move."));
+    const run = await runCliProcess(["--session", file, "--model", "anthropic/claude-haiku-4-5"], {
+      cwd: project,
+      // Sent at once: the id answers "Move to entry", y the summary question, the last line is a prompt.
+      input: "/tree\n504e67\ny\nwhat now?\n",
+      env: agentEnv(),
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain("queued");
+    const entries = readJsonlLines(file);
+    const summary = entries.filter((entry) => entry.type === "branch_summary").at(-1);
+    expect(summary).toMatchObject({ summary: expect.stringContaining("Summary of the branch left.") });
+    const prompt = entries.find(
+      (entry) => entry.type === "message" && JSON.stringify(entry.message.content).includes("what now?"),
+    );
+    expect(prompt?.parentId).toBe(summary?.id);
+    expect(run.stdout).toContain("After the move.");
   });
 
   it("reads prompts from a pipe and finishes the run before exiting", async () => {

@@ -74,6 +74,14 @@ describe("print mode", () => {
       .filter((entry) => entry.type === "message")
       .map((entry) => (entry.message as { role: string }).role);
     expect(roles.filter((role) => role === "toolResult")).toHaveLength(4);
+    // The edit's result carries the change as a unified diff, stored with the tool result.
+    const editResult = entries.find(
+      (entry) =>
+        entry.type === "message" && entry.message.role === "toolResult" && entry.message.toolName === "edit",
+    );
+    expect(editResult?.message.details.diff).toBe(
+      "--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+gamma",
+    );
     expect(roles.at(-1)).toBe("assistant");
 
     // The tools' calls feed file tracking: compacting the session lists the files they touched.
@@ -152,7 +160,7 @@ describe("print mode", () => {
     expect(JSON.stringify(server.requests[1]?.body)).toContain("first answer");
   });
 
-  it("fails with one line when the key is missing, naming the variable", async () => {
+  it("fails with one line when the key is missing, naming the variable, and leaves no folder behind", async () => {
     const run = await runCliProcess(["-p", "hi"], {
       env: { ...env, ANTHROPIC_API_KEY: undefined },
       cwd: project,
@@ -162,6 +170,12 @@ describe("print mode", () => {
       "arbor: ANTHROPIC_API_KEY is not set: export it to use anthropic/claude-sonnet-4-6 (or pick another model with --model)\n",
     );
     expect(server.requests).toHaveLength(0);
+    expect(fs.existsSync(path.join(dir, "home", "sessions"))).toBe(false);
+    // A sessions folder that holds another session stays.
+    const other = path.join(dir, "home", "sessions", "--other--");
+    fs.mkdirSync(other, { recursive: true });
+    await runCliProcess(["-p", "hi"], { env: { ...env, ANTHROPIC_API_KEY: undefined }, cwd: project });
+    expect(fs.readdirSync(path.join(dir, "home", "sessions"))).toEqual(["--other--"]);
   });
 
   it("fails with one line for an unknown model", async () => {

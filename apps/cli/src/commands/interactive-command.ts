@@ -10,12 +10,14 @@ import { startupWarnings } from "../agent/startup-warnings";
 import type { CliIo } from "../cli-io";
 import { askOnce } from "../interactive/ask-once";
 import { askProjectTrust } from "../interactive/ask-project-trust";
+import { colorsEnabled } from "../interactive/colors-enabled";
 import { InteractiveApp } from "../interactive/interactive-app";
 import { canPickFrom, pickFromList } from "../interactive/pick-from-list";
 import { pickSession } from "../interactive/slash/resume-slash-command";
 import { createTerminalStyle } from "../interactive/terminal-style";
 import { onTerminationSignal } from "../process/termination-signals";
 import type { SessionChoice } from "../sessions/open-agent-session-store";
+import { closeAgentSessionStore } from "../sessions/open-agent-session-store";
 import type { AgentInput } from "../usage/agent-usage";
 
 /**
@@ -45,7 +47,7 @@ export async function runInteractiveCommand(
   const environment = loadAgentEnvironment(command, io, trust);
   let choice: SessionChoice = sessionChoiceOf(command);
   if (command.resume) {
-    const style = createTerminalStyle(output.isTTY === true && !environment.env.NO_COLOR);
+    const style = createTerminalStyle(colorsEnabled(environment.env, output.isTTY === true));
     const terminal = { input: process.stdin, output };
     const file = await pickSession({
       environment,
@@ -79,7 +81,7 @@ export async function runInteractiveCommand(
       stopListening();
     }
   } catch (error) {
-    store.close();
+    closeAgentSessionStore(store);
     throw error;
   }
 }

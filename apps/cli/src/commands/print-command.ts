@@ -13,6 +13,7 @@ import { startupWarnings } from "../agent/startup-warnings";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
 import { exitCodeForSignal, onTerminationSignal } from "../process/termination-signals";
+import { closeAgentSessionStore } from "../sessions/open-agent-session-store";
 import type { AgentInput } from "../usage/agent-usage";
 import { composePrintPrompt } from "./compose-print-prompt";
 import { readPipedInput } from "./read-piped-input";
@@ -100,6 +101,6 @@ export async function runPrintCommand(command: PrintCommand, io: CliIo): Promise
   } finally {
     stopListening();
     await session?.dispose();
-    store.close();
+    closeAgentSessionStore(store);
   }
 }

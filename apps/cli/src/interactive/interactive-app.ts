@@ -6,8 +6,10 @@ import type { CliIo } from "../cli-io";
 import { sanitizeTerminalText } from "../format/sanitize-terminal-text";
 import { exitCodeForSignal } from "../process/termination-signals";
 import { reportError } from "../report-error";
+import { closeAgentSessionStore } from "../sessions/open-agent-session-store";
 import { shortSessionId } from "../sessions/short-session-id";
 import { askOutsideAccess } from "./ask-outside-access";
+import { colorsEnabled } from "./colors-enabled";
 import { formatStatusLine } from "./format-status-line";
 import type { InteractiveContext } from "./interactive-context";
 import { canPickFrom, type PickFromListOptions, pickFromList } from "./pick-from-list";
@@ -26,7 +28,9 @@ export interface InteractiveStreams {
 /**
  * The interactive agent: a readline prompt, streamed replies, tool lines, a status line after every
  * run, slash commands, Ctrl-C to abort a run (twice at an empty prompt to quit) and Ctrl-D to quit.
- * Lines typed while the agent runs are queued as follow-up messages.
+ * Lines typed while the agent runs are queued as follow-up messages; lines that arrive while a slash
+ * command runs answer its questions, in order, even when they arrive before the question is asked
+ * (piped input: `/tree`, an id, `y`), and what it did not ask for is handled afterwards as input.
  */
 export class InteractiveApp implements InteractiveContext {
   readonly style: TerminalStyle;
@@ -39,6 +43,10 @@ export class InteractiveApp implements InteractiveContext {
     unsubscribe: () => void;
   };
   private pendingAnswer: ((line: string) => void) | undefined;
+  /** True while a slash command runs: lines that arrive then are answers to its questions. */
+  private runningCommand = false;
+  /** Lines that arrived while a command ran before it asked its next question (piped input). */
+  private earlyAnswers: string[] = [];
   private busy = false;
   private closing = false;
   private lastInterrupt = 0;
@@ -55,7 +63,7 @@ export class InteractiveApp implements InteractiveContext {
     private readonly io: CliIo,
   ) {
     const tty = streams.output.isTTY === true;
-    this.style = createTerminalStyle(tty && !environment.env.NO_COLOR);
+    this.style = createTerminalStyle(colorsEnabled(environment.env, tty));
     this.renderer = new SessionEventRenderer({
       write: (text) => streams.output.write(environment.redactor.redact(text)),
       style: this.style,
@@ -116,6 +124,12 @@ export class InteractiveApp implements InteractiveContext {
   }
 
   ask(question: string): Promise<string> {
+    const early = this.earlyAnswers.shift();
+    if (early !== undefined) {
+      // Typed (or piped) before the question was shown: it answers it.
+      this.print(`${question}${early.trim()}`);
+      return Promise.resolve(early.trim());
+    }
     return new Promise((resolve) => {
       this.pendingAnswer = (line) => resolve(line.trim());
       this.rl?.setPrompt(sanitizeTerminalText(question, { keepStyles: true }).replace(/\n/g, " "));
@@ -150,7 +164,7 @@ export class InteractiveApp implements InteractiveContext {
     const started = options.session
       ? { session: options.session, slot: next }
       : await startNextSession(this.environment, next, old, options.reason);
-    (started.slot === next ? old.store : store).close();
+    closeAgentSessionStore(started.slot === next ? old.store : store);
     this.current = { ...started.slot, session: started.session, unsubscribe: this.attach(started.session) };
     this.cost = started.session.getSessionStats().cost;
     if ("error" in started) throw started.error;
@@ -231,6 +245,10 @@ export class InteractiveApp implements InteractiveContext {
       return;
     }
     const text = line.trim();
+    if (this.busy && this.runningCommand) {
+      this.earlyAnswers.push(line);
+      return;
+    }
     if (this.busy) {
       if (text && !text.startsWith("/")) {
         this.session.followUp(text);
@@ -245,8 +263,14 @@ export class InteractiveApp implements InteractiveContext {
     this.busy = true;
     try {
       const command = parseSlashCommand(text);
-      if (command) await this.runSlashCommand(command.name, command.args);
-      else await this.runPrompt(text);
+      if (command) {
+        this.runningCommand = true;
+        try {
+          await this.runSlashCommand(command.name, command.args);
+        } finally {
+          this.runningCommand = false;
+        }
+      } else await this.runPrompt(text);
     } catch (error) {
       this.renderer.stopSpinner();
       reportError(error, {
@@ -255,6 +279,15 @@ export class InteractiveApp implements InteractiveContext {
       });
     } finally {
       this.busy = false;
+    }
+    // Lines the command did not ask for are input of their own, in order.
+    const leftover = this.earlyAnswers.splice(0);
+    if (leftover.length > 0) {
+      const closing = this.closing;
+      this.closing = false; // input may have ended already: finish after the last of them
+      for (const next of leftover) await this.onLine(next);
+      this.closing ||= closing;
+      if (!this.closing) return; // the last of them showed the prompt
     }
     if (this.closing) {
       this.finish?.(this.exitCode);
@@ -321,7 +354,7 @@ export class InteractiveApp implements InteractiveContext {
     this.renderer.stopSpinner();
     this.current.unsubscribe();
     await this.current.session.dispose();
-    this.current.store.close();
+    closeAgentSessionStore(this.current.store);
     this.streams.output.write("\n");
   }
 }

@@ -3,6 +3,7 @@ import { formatInteger } from "../format/format-number";
 import { clip, describeToolCall } from "../format/message-preview";
 import { sanitizeTerminalText } from "../format/sanitize-terminal-text";
 import { TerminalTextStream } from "../format/terminal-text-stream";
+import { formatCompactDiff } from "./format-compact-diff";
 import { type Spinner, startSpinner } from "./spinner";
 import type { TerminalStyle } from "./terminal-style";
 
@@ -36,7 +37,9 @@ function inert(text: string): string {
 
 /**
  * Turns session events into terminal output: streamed assistant text, one line per tool call and
- * per result, compaction notices with a spinner while the summary is written, errors in red.
+ * per result (an edit's changed lines below it, see `formatCompactDiff`), compaction notices, errors
+ * in red. On a terminal a spinner with the elapsed time runs
+ * while waiting for the model's first token, while a tool runs and while a summary is written.
  * Keeps track of whether the cursor is mid-line so that notices always start on a fresh line.
  * Every string an event carries is made inert (`sanitizeTerminalText`) before it is styled, and
  * every line written keeps only Arbor's own styling (SGR) besides plain text.
@@ -56,12 +59,17 @@ export class SessionEventRenderer {
     this.spinner = undefined;
   }
 
-  /** Starts a spinner with `label` (no-op off a terminal, where a plain line is printed instead). */
-  startSpinner(label: string): void {
+  /**
+   * Starts a spinner with `label` and the elapsed time, drawn after `delayMs` (default at once). Off
+   * a terminal a plain line is printed instead, unless `quiet` (a wait that needs no line of its own
+   * there).
+   */
+  startSpinner(label: string, options: { quiet?: boolean; delayMs?: number } = {}): void {
     this.stopSpinner();
     this.newLine();
-    if (this.target.spinners) this.spinner = startSpinner((chunk) => this.target.write(chunk), label);
-    else this.line(this.target.style.dim(label));
+    if (this.target.spinners) {
+      this.spinner = startSpinner((chunk) => this.target.write(chunk), label, Date.now, options.delayMs ?? 0);
+    } else if (!options.quiet) this.line(this.target.style.dim(label));
   }
 
   /** Writes one full line (on a fresh line); escape sequences other than styling (SGR) are removed. */
@@ -76,6 +84,11 @@ export class SessionEventRenderer {
     switch (event.type) {
       case "turn-start":
         this.thinkingShown = false;
+        // Until the first token: the request is on its way, the model reads the context.
+        this.startSpinner("Waiting for the model…", { quiet: true, delayMs: 300 });
+        return;
+      case "agent-end":
+        this.stopSpinner();
         return;
       case "message-update": {
         const provider = event.providerEvent;
@@ -100,6 +113,7 @@ export class SessionEventRenderer {
         return;
       case "tool-execution-start":
         this.line(style.cyan(`● ${describeToolCall(event.toolName, event.args, this.target.columns - 4)}`));
+        this.startSpinner(`Running ${inert(event.toolName)}…`, { quiet: true, delayMs: 1000 });
         return;
       case "tool-execution-end": {
         const { first, more } = firstLines(event.result.content);
@@ -108,6 +122,12 @@ export class SessionEventRenderer {
         this.line(
           event.isError ? style.red(`  ✗ ${text}`) : `  ${style.green("✓")} ${style.dim(text)}${suffix}`,
         );
+        const diff = (event.result.details as { diff?: unknown } | undefined)?.diff;
+        if (!event.isError && event.toolName === "edit" && typeof diff === "string") {
+          for (const line of formatCompactDiff(diff, style, Math.max(20, this.target.columns - 6))) {
+            this.line(`    ${line}`);
+          }
+        }
         return;
       }
       case "compaction_start":

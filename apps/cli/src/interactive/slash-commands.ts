@@ -19,6 +19,7 @@ export const SLASH_COMMANDS: ReadonlyArray<{ name: string; usage: string; help: 
   { name: "name", usage: "/name [text]", help: "name the session" },
   { name: "session", usage: "/session", help: "file, id, entries, tokens, cost, context usage" },
   { name: "model", usage: "/model [id]", help: "show or switch the model" },
+  { name: "thinking", usage: "/thinking [level]", help: "show or set the thinking level (off … high)" },
   {
     name: "export",
     usage: "/export [--md] [FILE]",

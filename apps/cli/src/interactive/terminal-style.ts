@@ -14,7 +14,7 @@ export interface TerminalStyle {
 const wrap = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
 const identity = (text: string) => text;
 
-/** Colors are on for a TTY unless `NO_COLOR` is set (https://no-color.org). */
+/** Styles with colors on or off (see `colorsEnabled` for FORCE_COLOR and NO_COLOR). */
 export function createTerminalStyle(enabled: boolean): TerminalStyle {
   if (!enabled) {
     return {

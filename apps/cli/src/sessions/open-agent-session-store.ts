@@ -12,6 +12,35 @@ import { listSessions } from "./list-sessions";
 import { resolveSessionArgument } from "./resolve-session-argument";
 import { resolveSessionIndexDir, resolveSessionsDir } from "./session-paths";
 
+/** The topmost folder `openAgentSessionStore` created for a store, removed again if left empty. */
+const createdFolders = new WeakMap<SessionStore, { dir: string; top: string }>();
+
+function withCreatedFolder(store: SessionStore, dir: string, top: string | undefined): SessionStore {
+  if (top !== undefined) createdFolders.set(store, { dir, top });
+  return store;
+}
+
+/**
+ * Closes a store opened by {@link openAgentSessionStore}, then removes the folders it created for
+ * it when they are still empty: a run that ended before its conversation started (a missing key,
+ * an unknown model, quitting at once) leaves no empty `sessions/<slug>/` folder behind. A folder
+ * holding anything (another session, the session file) is kept. Idempotent like `close`.
+ */
+export function closeAgentSessionStore(store: SessionStore): void {
+  store.close();
+  const created = createdFolders.get(store);
+  if (created === undefined) return;
+  createdFolders.delete(store);
+  for (let dir = created.dir; ; dir = path.dirname(dir)) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      return; // not empty (or gone): keep it and everything above
+    }
+    if (dir === created.top || path.dirname(dir) === dir) return;
+  }
+}
+
 /** Which session the agent modes use. */
 export type SessionChoice =
   | { kind: "new" }
@@ -34,7 +63,8 @@ export interface SessionLocation {
  *   (see `resolveSessionArgument`);
  * - `continue`: the most recently modified session of the folder, or a new one when there is none;
  * - `memory`: nothing is written.
- * The store holds the session's writer lock until closed; the sidecar index of large sessions goes to
+ * The store holds the session's writer lock until closed (close it with {@link closeAgentSessionStore},
+ * which also removes the folders made for a session that was never written); the sidecar index of large sessions goes to
  * the cache under `arborHome` (see `resolveSessionIndexDir`), never beside the session.
  * @throws session-store errors (locked, invalid header) with their own messages.
  */
@@ -67,11 +97,12 @@ export function openAgentSessionStore(choice: SessionChoice, location: SessionLo
     case "continue": {
       const [recent] = listSessions(dir);
       if (recent) return openSessionStore(recent.path, common);
-      fs.mkdirSync(dir, { recursive: true });
-      return createSessionStore({ ...common, dir });
+      const top = fs.mkdirSync(dir, { recursive: true });
+      return withCreatedFolder(createSessionStore({ ...common, dir }), dir, top);
     }
-    case "new":
-      fs.mkdirSync(dir, { recursive: true });
-      return createSessionStore({ ...common, dir });
+    case "new": {
+      const top = fs.mkdirSync(dir, { recursive: true });
+      return withCreatedFolder(createSessionStore({ ...common, dir }), dir, top);
+    }
   }
 }

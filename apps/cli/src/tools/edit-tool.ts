@@ -1,5 +1,6 @@
 import { formatBytes } from "../format/format-bytes";
 import { type CodingTool, textOutput } from "./coding-tool";
+import { diffReplacement } from "./diff-replacement";
 import { firstInvalidUtf8Byte } from "./first-invalid-utf8-byte";
 import { openRegularFile } from "./open-regular-file";
 import type { PathGuard } from "./path-guard";
@@ -53,7 +54,9 @@ async function readEditableText(realPath: string, filePath: string): Promise<str
  * file is missing, not a regular file (`TOOL_NOT_REGULAR_FILE`), not valid UTF-8 (`TOOL_NOT_UTF8`),
  * larger than 64 MB (`TOOL_FILE_TOO_LARGE`), outside the allowed folders (`TOOL_PATH_OUTSIDE_FOLDER`),
  * when `oldText` is empty, absent, or occurs more than once (the model must add context to make it
- * unique), or the replacement changes nothing. The file is unchanged whenever it throws.
+ * unique), or the replacement changes nothing. The file is unchanged whenever it throws. The result
+ * tells the model the changed line range; its `details` carry `path`, `firstLine`, `lastLine` and
+ * `diff`, the change as a unified diff (see `diffReplacement`), stored with the tool result.
  */
 export function createEditTool(guard: PathGuard): CodingTool {
   return {
@@ -98,6 +101,7 @@ export function createEditTool(guard: PathGuard): CodingTool {
         path: filePath,
         firstLine,
         lastLine,
+        diff: diffReplacement({ path: filePath, original, index, oldText, newText }),
       });
     },
   };

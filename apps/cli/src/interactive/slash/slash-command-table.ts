@@ -9,6 +9,7 @@ import { nameSlashCommand } from "./name-slash-command";
 import { newSlashCommand } from "./new-slash-command";
 import { resumeSlashCommand } from "./resume-slash-command";
 import { sessionSlashCommand } from "./session-slash-command";
+import { thinkingSlashCommand } from "./thinking-slash-command";
 import { treeSlashCommand } from "./tree-slash-command";
 
 /** Handlers of the slash commands that act on the session (help and quit are handled by the app). */
@@ -21,6 +22,7 @@ export const SLASH_COMMAND_HANDLERS: Readonly<Record<string, SlashCommandHandler
   name: nameSlashCommand,
   session: sessionSlashCommand,
   model: modelSlashCommand,
+  thinking: thinkingSlashCommand,
   new: newSlashCommand,
   resume: resumeSlashCommand,
   export: exportSlashCommand,
