@@ -284,6 +284,7 @@ describe("hostile project: an extension named in the project settings", () => {
 
     const trust = await probe(["trust"]);
     expect(trust.stdout).toContain(`Trusted ${clone} and the folders below it`);
+    expect((await probe(["trust", "--list"])).stdout).toBe(`trusted   ${clone}\n`);
     user.enqueue(textReply("ok"));
     const trusted = await probe(["-p", "hi", "--no-session"]);
     expect(trusted.stderr).toBe("");
@@ -291,6 +292,7 @@ describe("hostile project: an extension named in the project settings", () => {
 
     const untrust = await probe(["untrust"]);
     expect(untrust.code).toBe(0);
+    expect((await probe(["trust", "--list"])).stdout).toBe(`untrusted ${clone}\n`);
     user.enqueue(textReply("ok"));
     const reverted = await probe(["-p", "hi", "--no-session"]);
     expect(reverted.code).toBe(0);
