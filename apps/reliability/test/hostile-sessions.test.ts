@@ -156,6 +156,7 @@ describe("empty and header-only files", () => {
         scaledFrom: null,
         threshold: null,
       },
+      validation: { linesValidated: 1, linesInFile: 1 },
     });
     const text1 = await probe(["inspect", file], readOnly);
     expect(text1.code).toBe(0);

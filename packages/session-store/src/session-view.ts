@@ -92,6 +92,17 @@ export class SessionView {
     return this.problems;
   }
 
+  /**
+   * How many entries have been checked against their type's structure so far. With `validate: "full"`
+   * that is every entry from the open on. With `"lazy"` (the default) it is the entries read so far
+   * (a projection reads the context since the latest compaction and the entries its settings come
+   * from; `getBranch()` reads the whole path) plus those appended in this process, which are checked
+   * before they are written. Problems found are in {@link issues}; entries not yet read are unchecked.
+   */
+  get validatedEntryCount(): number {
+    return this.table.validatedCount;
+  }
+
   /** True when the file was an older version, migrated in memory and not yet rewritten. */
   get isMigrationPending(): boolean {
     return this.writer.needsRewrite;
@@ -165,6 +176,23 @@ export class SessionView {
         if (!this.table.isInvalid(index)) branch.push(entry);
       }
       return branch;
+    });
+  }
+
+  /**
+   * The ids of {@link getBranch}'s path (root first; `[]` for an unknown id or an empty leaf) from the
+   * light records alone: reads no entry, so it checks none either. An entry already found invalid is
+   * left out, as from `getBranch`; one not read yet cannot be known to be invalid and is included.
+   */
+  getPathIds(fromId?: string): string[] {
+    return this.tolerateCorruptLines(() => {
+      const start = fromId === undefined ? this.leaf : (this.table.indexOf(fromId) ?? -1);
+      const ids: string[] = [];
+      for (const index of walkToRoot(this.table, start).reverse()) {
+        const id = this.table.record(index).id;
+        if (id !== undefined && !this.table.isInvalid(index)) ids.push(id);
+      }
+      return ids;
     });
   }
 

@@ -6,17 +6,12 @@ import type { CliIo } from "../cli-io";
 import { safeJsonStringify } from "../format/safe-json-stringify";
 import { buildInspectReport } from "../inspect/build-inspect-report";
 import { formatInspectReport } from "../inspect/format-inspect-report";
-import { openSessionFile } from "../sessions/open-session-file";
+import { openSessionFile, refuseDamagedSession } from "../sessions/open-session-file";
 import { loadOfflineConfig } from "../trust/load-offline-config";
 import type { InspectInput } from "../usage/inspect-usage";
 import { usageError } from "../usage/usage-error";
 import { resolveOfflineCompaction } from "./resolve-offline-compaction";
 
-/**
- * `arbor inspect <session.jsonl>`: the tree position, the projected context with token estimates and
- * the next compaction's cut; one JSON object with `--json`. Opens the file read-only (no lock, no
- * change). Returns the exit code; throws user errors for `reportError`.
- */
 /** The session's own folder when it still exists, else the current folder. */
 function systemPromptFolder(sessionCwd: string | undefined, io: CliIo): string {
   if (sessionCwd !== undefined && fs.statSync(sessionCwd, { throwIfNoEntry: false })?.isDirectory()) {
@@ -25,18 +20,31 @@ function systemPromptFolder(sessionCwd: string | undefined, io: CliIo): string {
   return io.cwd ?? process.cwd();
 }
 
+/**
+ * `arbor inspect <session.jsonl>`: the tree position, the projected context with token estimates and
+ * the next compaction's cut; one JSON object with `--json`. Opens the file read-only (no lock, no
+ * change) and lazily: it reads and checks only what the report is built from (the path's context
+ * since the latest compaction, the settings entries; the path itself from the light records), and
+ * refuses the file when a problem is found there (or by the open's scan of every line's start); the
+ * report says how many lines were checked (`arbor check` checks them all). Returns the exit code;
+ * throws user errors for `reportError`.
+ */
 export async function runInspectCommand(command: InspectInput, io: CliIo): Promise<number> {
   const { store, rawHeader } = openSessionFile(command.file, {
     readOnly: true,
     arborHome: resolveArborHome(io.env ?? process.env),
+    validate: "lazy",
   });
   try {
     const leafId = command.leafId ?? store.leafId;
     if (command.leafId !== undefined && store.getEntry(command.leafId) === undefined) {
       throw usageError("inspect", `--leaf ${command.leafId}: no entry with this id in ${command.file}`);
     }
-    const branch = leafId === null ? [] : store.getBranch(leafId);
     const projection = store.getProjection(leafId);
+    // The suffix of the path the projection draws from: all that the estimate and the compaction
+    // preview depend on (the rest of the path is never read on a long session).
+    const branch = leafId === null ? [] : store.getBranch(leafId, { sinceLatestCompaction: true });
+    const path = leafId === null ? [] : store.getPathIds(leafId);
     const config = loadOfflineConfig(io, { projectModels: false });
     const compaction = resolveOfflineCompaction(command.keepRecentTokens, {
       settings: config.settings,
@@ -58,33 +66,44 @@ export async function runInspectCommand(command: InspectInput, io: CliIo): Promi
       sessionId: store.sessionId,
       version: typeof rawHeader.version === "number" ? rawHeader.version : null,
       leafId,
+      path,
       branch,
       projection,
       compactionSettings: compaction,
       full: command.full,
     });
+    const validation = () => ({
+      linesValidated: 1 + store.validatedEntryCount,
+      linesInFile: 1 + store.getEntryCount(),
+    });
     if (command.json) {
-      io.stdout.write(`${safeJsonStringify(report)}\n`);
+      refuseDamagedSession(store);
+      io.stdout.write(`${safeJsonStringify({ ...report, validation: validation() })}\n`);
       return 0;
     }
     const labels = [...store.getLabels()].map(([targetId, resolved]) => ({
       targetId,
       label: resolved.label,
     }));
+    const name = store.getSessionName();
+    refuseDamagedSession(store);
     io.stdout.write(
-      formatInspectReport(report, {
-        file: command.file,
-        name: store.getSessionName(),
-        entryCount: store.getEntryCount(),
-        leafSource: command.leafId === undefined ? "file" : "flag",
-        model: projection.model ? `${projection.model.provider}/${projection.model.modelId}` : undefined,
-        thinkingLevel: projection.thinkingLevel,
-        labels,
-        keepRecentTokensSource: compaction.keepRecentTokensSource,
-        messages: projection.messages,
-        width: (io.stdout as { columns?: number }).columns || 100,
-        systemPromptLines: describeSystemPrompt(systemPrompt),
-      }),
+      formatInspectReport(
+        { ...report, validation: validation() },
+        {
+          file: command.file,
+          name,
+          entryCount: store.getEntryCount(),
+          leafSource: command.leafId === undefined ? "file" : "flag",
+          model: projection.model ? `${projection.model.provider}/${projection.model.modelId}` : undefined,
+          thinkingLevel: projection.thinkingLevel,
+          labels,
+          keepRecentTokensSource: compaction.keepRecentTokensSource,
+          messages: projection.messages,
+          width: (io.stdout as { columns?: number }).columns || 100,
+          systemPromptLines: describeSystemPrompt(systemPrompt),
+        },
+      ),
     );
     return 0;
   } finally {

@@ -23,6 +23,13 @@ export interface InspectInput {
   sessionId: string;
   version: number | null;
   leafId: string | null;
+  /** Entry ids from the root to the leaf. */
+  path: string[];
+  /**
+   * The leaf's path, or any suffix of it that starts at or before the latest compaction's first kept
+   * entry (`getBranch(leaf, { sinceLatestCompaction: true })`): the projection, the estimate and the
+   * compaction preview depend on that part only.
+   */
   branch: readonly SessionEntry[];
   projection: SessionProjection;
   /** The compaction settings to apply (see `resolveOfflineCompaction`). */
@@ -125,9 +132,10 @@ function describeCompaction(
 /**
  * Builds the `inspect` report of one leaf: its path, the projected context with token estimates
  * (pi's chars/4 per message; the total is usage-aware), the next compaction's cut for the settings'
- * `keepRecentTokens`, and those settings. Pure: reads its input only.
+ * `keepRecentTokens`, and those settings. Pure: reads its input only. The caller adds `validation`
+ * once it has read everything it reads.
  */
-export function buildInspectReport(input: InspectInput): InspectReport {
+export function buildInspectReport(input: InspectInput): Omit<InspectReport, "validation"> {
   const { projection, branch, compactionSettings: settings } = input;
   const preparation = prepareCompaction(branch, {
     enabled: true,
@@ -138,7 +146,7 @@ export function buildInspectReport(input: InspectInput): InspectReport {
     sessionId: input.sessionId,
     version: input.version,
     leafId: input.leafId,
-    path: branch.map((entry) => entry.id),
+    path: input.path,
     context: {
       estimatedTokens: estimateProjectedContextTokens(projection, branch).tokens,
       messages: contextMessages(projection.entries, input.full),

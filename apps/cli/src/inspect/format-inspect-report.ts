@@ -83,6 +83,13 @@ export function formatInspectReport(report: InspectReport, context: InspectTextC
       : `${report.leafId} (${context.leafSource === "flag" ? "from --leaf" : "last entry in file order"})`,
   );
   field("Model", `${context.model ?? "(none recorded)"}, thinking ${context.thinkingLevel}`);
+  const { linesValidated, linesInFile } = report.validation;
+  field(
+    "Checked",
+    linesValidated === linesInFile
+      ? `all ${plural(linesInFile, "line")}`
+      : `${formatInteger(linesValidated)} of ${plural(linesInFile, "line")} (what this report reads; \`arbor check\` checks every line)`,
+  );
   for (const { targetId, label } of context.labels) field("Label", `${label} → ${targetId}`);
   field("Threshold", describeThreshold(report));
 

@@ -27,6 +27,8 @@ export interface InspectReport {
    * with `inspect`'s `--system-prompt`, `--append-system-prompt` and `--no-context-files`.
    */
   systemPrompt: InspectSystemPrompt;
+  /** How much of the file inspect checked (added in round 2 of the speed work; see the README). */
+  validation: InspectValidation;
 }
 
 /**
@@ -59,6 +61,19 @@ export interface InspectSystemPrompt {
     bytes?: number;
     truncated?: boolean;
   }>;
+}
+
+/**
+ * What `inspect` checked. It reads (and checks against the entry schemas) only what its report is
+ * built from: the header, the path's context since the latest compaction, the entries the model and
+ * thinking level come from (and, for the text form, labels and the session name). Every line's start
+ * (type, id, parent) is read when the file is opened. `arbor check` checks every line.
+ */
+export interface InspectValidation {
+  /** Lines parsed and checked in full: the header and the entries read. */
+  linesValidated: number;
+  /** The header and every entry line of the file. */
+  linesInFile: number;
 }
 
 /** One model-visible message of the projection. */

@@ -1,3 +1,4 @@
+import { checkUsage } from "./check-usage";
 import type { CommandUsage } from "./command-usage";
 import { compactUsage } from "./compact-usage";
 import { exportUsage } from "./export-usage";
@@ -15,6 +16,7 @@ import { trustUsage, untrustUsage } from "./trust-usage";
 export const SUBCOMMAND_USAGES: ReadonlyArray<CommandUsage<any>> = [
   inspectUsage, // one line per command, so that additions do not collide
   treeUsage,
+  checkUsage,
   exportUsage,
   compactUsage,
   sessionsUsage,

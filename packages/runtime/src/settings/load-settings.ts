@@ -85,7 +85,7 @@ export function readSettingsFile(filePath: string): Settings | undefined {
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new SettingsError("SETTINGS_PARSE_FAILED", filePath, `${filePath}: settings must be a JSON object`);
   }
-  const result = settingsFileSchema.safeParse(parsed);
+  const result = settingsFileSchema().safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
     const keyPath = (issue?.path ?? []).map(String).join(".");

@@ -1,55 +1,74 @@
-import { z } from "zod";
+import { createRequire } from "node:module";
+import type * as Zod from "zod";
 
-const tokenCount = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+let schema: Zod.ZodType | undefined;
 
-const compactionFields = {
-  reserveTokens: tokenCount.optional(),
-  keepRecentTokens: tokenCount.optional(),
-};
+/**
+ * Internal zod schema of one settings file (every field optional; unknown keys are kept). zod is
+ * loaded by the first call (only when a settings file exists), not when the package is imported: the
+ * offline commands that find no settings file never load it.
+ */
+export function settingsFileSchema(): Zod.ZodType {
+  if (schema === undefined) {
+    const { z } = createRequire(import.meta.url)("zod") as typeof Zod;
+    schema = buildSchema(z);
+  }
+  return schema;
+}
 
-/** Internal zod schema of one settings file (every field optional; unknown keys are kept). */
-export const settingsFileSchema = z.looseObject({
-  compaction: z
-    .strictObject({
-      enabled: z.boolean().optional(),
-      ...compactionFields,
-      modelOverrides: z.record(z.string(), z.strictObject(compactionFields)).optional(),
-      offlineFallback: z.boolean().optional(),
-    })
-    .optional(),
-  branchSummary: z
-    .strictObject({ reserveTokens: tokenCount.optional(), skipPrompt: z.boolean().optional() })
-    .optional(),
-  retry: z
-    .strictObject({
-      enabled: z.boolean().optional(),
-      maxRetries: tokenCount.optional(),
-      baseDelayMs: tokenCount.optional(),
-      maxDelayMs: tokenCount.optional(),
-    })
-    .optional(),
-  images: z.strictObject({ blockImages: z.boolean().optional() }).optional(),
-  defaultProvider: z.string().min(1).optional(),
-  defaultModel: z.string().min(1).optional(),
-  defaultThinkingLevel: z.enum(["off", "minimal", "low", "medium", "high"]).optional(),
-  extensions: z.array(z.string().min(1)).optional(),
-  extensionTimeoutMs: tokenCount.optional(),
-  allowedApiKeyEnv: z
-    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "must be an environment variable name" }))
-    .optional(),
-  tools: z
-    .strictObject({
-      bashTimeoutSeconds: tokenCount.optional(),
-      allowedFolders: z
-        .array(
-          z
-            .string()
-            .min(1)
-            .refine((folder) => folder === "~" || folder.startsWith("/") || folder.startsWith("~/"), {
-              message: "must be an absolute path or start with ~/",
-            }),
-        )
-        .optional(),
-    })
-    .optional(),
-});
+function buildSchema(z: typeof Zod.z): Zod.ZodType {
+  const tokenCount = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+  const compactionFields = {
+    reserveTokens: tokenCount.optional(),
+    keepRecentTokens: tokenCount.optional(),
+  };
+
+  return z.looseObject({
+    compaction: z
+      .strictObject({
+        enabled: z.boolean().optional(),
+        ...compactionFields,
+        modelOverrides: z.record(z.string(), z.strictObject(compactionFields)).optional(),
+        offlineFallback: z.boolean().optional(),
+      })
+      .optional(),
+    branchSummary: z
+      .strictObject({ reserveTokens: tokenCount.optional(), skipPrompt: z.boolean().optional() })
+      .optional(),
+    retry: z
+      .strictObject({
+        enabled: z.boolean().optional(),
+        maxRetries: tokenCount.optional(),
+        baseDelayMs: tokenCount.optional(),
+        maxDelayMs: tokenCount.optional(),
+      })
+      .optional(),
+    images: z.strictObject({ blockImages: z.boolean().optional() }).optional(),
+    defaultProvider: z.string().min(1).optional(),
+    defaultModel: z.string().min(1).optional(),
+    defaultThinkingLevel: z.enum(["off", "minimal", "low", "medium", "high"]).optional(),
+    extensions: z.array(z.string().min(1)).optional(),
+    extensionTimeoutMs: tokenCount.optional(),
+    allowedApiKeyEnv: z
+      .array(
+        z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "must be an environment variable name" }),
+      )
+      .optional(),
+    tools: z
+      .strictObject({
+        bashTimeoutSeconds: tokenCount.optional(),
+        allowedFolders: z
+          .array(
+            z
+              .string()
+              .min(1)
+              .refine((folder) => folder === "~" || folder.startsWith("/") || folder.startsWith("~/"), {
+                message: "must be an absolute path or start with ~/",
+              }),
+          )
+          .optional(),
+      })
+      .optional(),
+  });
+}

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { headerSchema } from "./entry-schemas";
+import { entrySchemas } from "./entry-schemas";
 import { isWellFormedEntry, isWellFormedHeader } from "./entry-shape-check";
 import { findEntryProblem, findSchemaProblem } from "./validate-entry";
 
@@ -114,7 +114,7 @@ describe("isWellFormedEntry", () => {
     expect(isWellFormedHeader(header)).toBe(true);
     let rejected = 0;
     for (const variant of [header, ...variants(header), { ...header, parentSession: 1 }]) {
-      const valid = headerSchema.safeParse(variant).success;
+      const valid = entrySchemas().headerSchema.safeParse(variant).success;
       if (!valid) rejected++;
       if (isWellFormedHeader(variant)) expect(valid, JSON.stringify(variant)).toBe(true);
     }

@@ -55,6 +55,8 @@ export class EntryTable {
   private readonly pinned = new Map<number, SessionEntry>();
   /** Loaded entries whose line turned out not to parse when first read: left out from then on. */
   private corrupt: Set<number> | undefined;
+  /** Loaded entries validated so far (`checked` not 0). */
+  private validatedLoaded = 0;
 
   constructor(
     loadedRecords: readonly StoredEntryRecord[],
@@ -75,6 +77,14 @@ export class EntryTable {
   /** Number of entries (loaded and appended). */
   get size(): number {
     return this.records.length;
+  }
+
+  /**
+   * Entries checked against their type's structure so far: loaded entries read at least once, and
+   * every appended entry (validated before it was written).
+   */
+  get validatedCount(): number {
+    return this.validatedLoaded + this.appended.length;
   }
 
   /** The light record of entry `index`. */
@@ -190,6 +200,7 @@ export class EntryTable {
     if (this.checked[index] === 0) {
       const problem = findEntryProblem(entry);
       this.checked[index] = problem === undefined ? 1 : 2;
+      this.validatedLoaded++;
       if (problem !== undefined) this.onProblem({ index, entryId: this.record(index).id, problem });
     }
     return entry as unknown as SessionEntry;

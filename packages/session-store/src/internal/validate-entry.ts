@@ -1,18 +1,18 @@
 import type { z } from "zod";
-import {
-  anyMessageEntrySchema,
-  entrySchemas,
-  headerSchema,
-  messageEntrySchemas,
-  unknownEntrySchema,
-} from "./entry-schemas";
+import { entrySchemas } from "./entry-schemas";
 import { isWellFormedEntry, isWellFormedHeader } from "./entry-shape-check";
 
 /** The schema an entry is checked against: by type, and for messages by role. */
 function schemaFor(entry: { type: string; message?: unknown }): z.ZodType {
+  const {
+    anyMessageEntrySchema,
+    entrySchemas: typeSchemas,
+    messageEntrySchemas,
+    unknownEntrySchema,
+  } = entrySchemas();
   if (entry.type !== "message") {
     return (
-      (Object.hasOwn(entrySchemas, entry.type) ? entrySchemas[entry.type] : undefined) ?? unknownEntrySchema
+      (Object.hasOwn(typeSchemas, entry.type) ? typeSchemas[entry.type] : undefined) ?? unknownEntrySchema
     );
   }
   const role = (entry.message as { role?: unknown } | null | undefined)?.role;
@@ -51,7 +51,7 @@ function describeIssues(error: z.ZodError): string {
 }
 
 /**
- * Checks an entry's structure. Returns `undefined` when it is valid, else a short description of what
+ * Checks an entry's structure (zod is loaded only for an entry the shape check does not vouch for). Returns `undefined` when it is valid, else a short description of what
  * is wrong. Never throws and never modifies the entry (unknown fields and types are allowed).
  */
 export function findEntryProblem(entry: unknown): string | undefined {
@@ -71,6 +71,6 @@ export function findSchemaProblem(entry: unknown): string | undefined {
 /** Checks a header line. Returns `undefined` when valid, else what is wrong. */
 export function findHeaderProblem(header: unknown): string | undefined {
   if (isWellFormedHeader(header)) return undefined;
-  const result = headerSchema.safeParse(header);
+  const result = entrySchemas().headerSchema.safeParse(header);
   return result.success ? undefined : describeIssues(result.error);
 }

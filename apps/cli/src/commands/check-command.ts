@@ -1,0 +1,117 @@
+import {
+  createJsonlStorage,
+  type SessionIssue,
+  SessionStorageError,
+  SessionStore,
+  SessionStoreError,
+} from "@arbor/session-store";
+import { CliError } from "../cli-error";
+import type { CliIo } from "../cli-io";
+import { formatInteger } from "../format/format-number";
+import { safeJsonStringify } from "../format/safe-json-stringify";
+import { assertSessionFile } from "../sessions/open-session-file";
+import type { CheckInput } from "../usage/check-usage";
+
+/** One problem `arbor check` found. */
+export interface CheckProblem {
+  /** 1-based line of the file, when known. */
+  line: number | null;
+  /** The store's issue code (`SESSION_LINE_CORRUPT`, `SESSION_TAIL_TORN`, `SESSION_ENTRY_INVALID`, `SESSION_HEADER_INVALID`, `CLI_SESSION_EMPTY`). */
+  code: string;
+  /** What is wrong (without the `file:line:` prefix, which the text form adds). */
+  message: string;
+  /** The entry's id, when known. */
+  entryId: string | null;
+}
+
+/** The `arbor check --json` document. */
+export interface CheckReport {
+  file: string;
+  /** True when no problem was found. */
+  ok: boolean;
+  /** Lines read and checked: every line of the file (blank lines included). */
+  linesChecked: number;
+  problems: CheckProblem[];
+}
+
+function problemOf(
+  file: string,
+  issue: SessionIssue | SessionStoreError | SessionStorageError,
+): CheckProblem {
+  const line = ("line" in issue ? issue.line : undefined) ?? null;
+  const prefix = line === null ? `${file}: ` : `${file}:${line}: `;
+  const message = issue.message.startsWith(prefix) ? issue.message.slice(prefix.length) : issue.message;
+  return {
+    line,
+    code: issue.code,
+    message,
+    entryId: ("entryId" in issue ? issue.entryId : undefined) ?? null,
+  };
+}
+
+/** Opens and checks every line; a file that cannot be a session at all is one problem at line 1. */
+function checkFile(file: string): CheckReport {
+  try {
+    assertSessionFile(file);
+    const storage = createJsonlStorage(file, { readOnly: true });
+    let store: SessionStore;
+    try {
+      store = new SessionStore(storage, { validate: "full" });
+    } catch (error) {
+      storage.close();
+      throw error;
+    }
+    try {
+      const problems = store.issues.map((issue) => problemOf(file, issue));
+      problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+      // Every complete line (blank ones included), and a torn last line.
+      const torn = problems.filter((problem) => problem.code === "SESSION_TAIL_TORN").length;
+      const linesChecked = storage.stats().linesScanned + torn;
+      return { file, ok: problems.length === 0, linesChecked, problems };
+    } finally {
+      store.close();
+    }
+  } catch (error) {
+    if (
+      (SessionStoreError.isInstance(error) || SessionStorageError.isInstance(error)) &&
+      error.code === "SESSION_HEADER_INVALID"
+    ) {
+      // The store names line 1; the storage (no line is a header at all) names none: the first line.
+      const problem = problemOf(file, error);
+      return { file, ok: false, linesChecked: 1, problems: [{ ...problem, line: problem.line ?? 1 }] };
+    }
+    if (CliError.isInstance(error) && error.code === "CLI_SESSION_EMPTY") {
+      const problem = { line: null, code: error.code, message: error.message, entryId: null };
+      return { file, ok: false, linesChecked: 0, problems: [problem] };
+    }
+    throw error;
+  }
+}
+
+/**
+ * `arbor check <session.jsonl>`: reads every line of the file and checks it (JSON, the header, each
+ * entry against its type's structure), read-only (no lock, nothing written anywhere). Prints one line
+ * per problem, `file:line: CODE: message`, then a summary; `--json` prints one {@link CheckReport}.
+ * Returns 0 when the file is clean, 1 when a problem was found. Throws user errors (missing file) for
+ * `reportError`.
+ */
+export async function runCheckCommand(command: CheckInput, io: CliIo): Promise<number> {
+  const report = checkFile(command.file);
+  if (command.json) {
+    io.stdout.write(`${safeJsonStringify(report)}\n`);
+    return report.ok ? 0 : 1;
+  }
+  const lines = report.problems.map(
+    (problem) =>
+      `${command.file}${problem.line === null ? "" : `:${problem.line}`}: ${problem.code}: ${problem.message}`,
+  );
+  const count = report.problems.length;
+  const checked = `${formatInteger(report.linesChecked)} line${report.linesChecked === 1 ? "" : "s"}`;
+  lines.push(
+    count === 0
+      ? `${command.file}: ok, ${checked} checked, no problems`
+      : `${command.file}: ${formatInteger(count)} problem${count === 1 ? "" : "s"} in ${checked} checked`,
+  );
+  io.stdout.write(`${lines.join("\n")}\n`);
+  return count === 0 ? 0 : 1;
+}

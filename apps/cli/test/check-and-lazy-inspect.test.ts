@@ -1,0 +1,183 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertCliBuilt, REPO_ROOT } from "./helpers/cli-paths";
+import { isolatedEnv, runCliProcess } from "./helpers/run-cli-process";
+import { readJsonlLines } from "./helpers/session-files";
+
+/**
+ * `arbor check` (every line checked) and `arbor inspect`'s lazy reading (only what its report is
+ * built from), on a session written by the benchmark generator, damaged on purpose.
+ */
+const GENERATOR = path.join(REPO_ROOT, "bench/generate-session.mjs");
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let clean: string;
+let lines: string[];
+
+interface Entry {
+  type: string;
+  id: string;
+  parentId: string | null;
+  firstKeptEntryId?: string;
+  message?: { role: string; content?: unknown };
+}
+
+beforeAll(async () => {
+  assertCliBuilt();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-check-"));
+  env = isolatedEnv({ ARBOR_HOME: path.join(dir, "home"), HOME: dir });
+  clean = path.join(dir, "clean.jsonl");
+  const generator = await import(GENERATOR);
+  generator.writeSessionFile(clean, { entries: 3000, seed: 7 });
+  lines = fs.readFileSync(clean, "utf8").split("\n");
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** Line numbers (1-based) of the leaf's path, and where its latest compaction keeps from. */
+function pathLines(): { onPath: number[]; keptFrom: number } {
+  const entries = readJsonlLines(clean).slice(1) as Entry[];
+  const lineOf = new Map(entries.map((entry, index) => [entry.id, index + 2]));
+  const byId = new Map(entries.map((entry) => [entry.id, entry]));
+  const onPath: number[] = [];
+  let keptFrom = 0;
+  for (let entry = entries.at(-1); entry; entry = entry.parentId ? byId.get(entry.parentId) : undefined) {
+    onPath.unshift(lineOf.get(entry.id) as number);
+    if (keptFrom === 0 && entry.type === "compaction" && entry.firstKeptEntryId)
+      keptFrom = lineOf.get(entry.firstKeptEntryId) as number;
+  }
+  return { onPath, keptFrom };
+}
+
+/** A copy of the clean session with the user message on line `line` given `"content": 123`. */
+function withInvalidContent(name: string, line: number): string {
+  const copy = [...lines];
+  const entry = JSON.parse(copy[line - 1] as string) as Entry;
+  expect(entry.message?.role).toBe("user");
+  (entry.message as { content: unknown }).content = 123;
+  copy[line - 1] = JSON.stringify(entry);
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, copy.join("\n"));
+  return file;
+}
+
+/** The first line in `candidates` holding a user message. */
+function firstUserLine(candidates: readonly number[]): number {
+  const found = candidates.find(
+    (line) => (JSON.parse(lines[line - 1] as string) as Entry).message?.role === "user",
+  );
+  if (found === undefined) throw new Error("no user message among the candidates");
+  return found;
+}
+
+describe("arbor check", () => {
+  it("passes a clean session: exit 0, every line counted", async () => {
+    const run = await runCliProcess(["check", clean], { env, cwd: dir });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const count = lines.filter((line) => line.length > 0).length;
+    expect(run.stdout).toBe(`${clean}: ok, ${count.toLocaleString("en-US")} lines checked, no problems\n`);
+    const json = await runCliProcess(["check", clean, "--json"], { env, cwd: dir });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ file: clean, ok: true, linesChecked: count, problems: [] });
+  });
+
+  it("lists every problem by line, with its code, and exits 1", async () => {
+    const copy = [...lines];
+    const { onPath } = pathLines();
+    const invalidAt = firstUserLine(onPath.slice(5));
+    const entry = JSON.parse(copy[invalidAt - 1] as string) as Entry;
+    (entry.message as { content: unknown }).content = 123;
+    copy[invalidAt - 1] = JSON.stringify(entry);
+    const corruptAt = invalidAt + 40;
+    copy[corruptAt - 1] = (copy[corruptAt - 1] as string).slice(0, 30);
+    const file = path.join(dir, "two-problems.jsonl");
+    fs.writeFileSync(file, copy.join("\n"));
+    const run = await runCliProcess(["check", file], { env, cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe("");
+    const out = run.stdout.trimEnd().split("\n");
+    expect(out).toHaveLength(3);
+    expect(out[0]).toMatch(
+      new RegExp(
+        `^${file}:${invalidAt}: SESSION_ENTRY_INVALID: entry ${entry.id} is invalid \\(message entry: message\\.content: `,
+      ),
+    );
+    expect(out[1]).toMatch(new RegExp(`^${file}:${corruptAt}: SESSION_LINE_CORRUPT: line is not valid JSON`));
+    expect(out[2]).toMatch(new RegExp(`^${file}: 2 problems in [\\d,]+ lines checked$`));
+    const json = await runCliProcess(["check", file, "--json"], { env, cwd: dir });
+    expect(json.code).toBe(1);
+    const report = JSON.parse(json.stdout);
+    expect(report.ok).toBe(false);
+    expect(report.problems.map((p: { line: number; code: string }) => [p.line, p.code])).toEqual([
+      [invalidAt, "SESSION_ENTRY_INVALID"],
+      [corruptAt, "SESSION_LINE_CORRUPT"],
+    ]);
+    expect(report.problems[0].entryId).toBe(entry.id);
+    // Read-only: the file is byte for byte what was written.
+    expect(fs.readFileSync(file, "utf8")).toBe(copy.join("\n"));
+  });
+
+  it("reports a file that is not a session as a problem at line 1, and a missing file as an error", async () => {
+    const note = path.join(dir, "note.jsonl");
+    fs.writeFileSync(note, "remember the milk\n");
+    const run = await runCliProcess(["check", note, "--json"], { env, cwd: dir });
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).problems).toEqual([
+      expect.objectContaining({ line: 1, code: "SESSION_HEADER_INVALID" }),
+    ]);
+    const missing = await runCliProcess(["check", path.join(dir, "nope.jsonl")], { env, cwd: dir });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toBe(`arbor: ${path.join(dir, "nope.jsonl")}: no such session file\n`);
+  });
+});
+
+describe("arbor inspect reads lazily", () => {
+  it("checks only what it reads, and says how much that was", async () => {
+    const run = await runCliProcess(["inspect", clean, "--json"], { env, cwd: dir });
+    expect(run.code).toBe(0);
+    const { validation, path: ids } = JSON.parse(run.stdout);
+    const { onPath, keptFrom } = pathLines();
+    expect(keptFrom).toBeGreaterThan(0);
+    expect(ids).toHaveLength(onPath.length);
+    const linesInFile = lines.filter((line) => line.length > 0).length;
+    expect(validation.linesInFile).toBe(linesInFile);
+    // The header and the path from the kept range on (settings entries may add a few more).
+    const contextLines = onPath.filter((line) => line >= keptFrom).length;
+    expect(validation.linesValidated).toBeGreaterThanOrEqual(1 + contextLines);
+    expect(validation.linesValidated).toBeLessThan(linesInFile / 2);
+    const text = await runCliProcess(["inspect", clean], { env, cwd: dir });
+    expect(text.stdout).toMatch(
+      /\nChecked {3}[\d,]+ of [\d,]+ lines \(what this report reads; `arbor check` checks every line\)\n/,
+    );
+  });
+
+  it("refuses a file whose damage lies in what it reads, naming the line", async () => {
+    const { onPath, keptFrom } = pathLines();
+    const line = firstUserLine(onPath.filter((at) => at > keptFrom));
+    const file = withInvalidContent("damaged-context.jsonl", line);
+    const run = await runCliProcess(["inspect", file, "--json"], { env, cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(
+      new RegExp(`^arbor: ${file}:${line}: entry \\w+ is invalid \\(message entry: message\\.content: `),
+    );
+  });
+
+  it("does not read (nor report) damage before the kept range; arbor check finds it", async () => {
+    const { onPath, keptFrom } = pathLines();
+    const line = firstUserLine(onPath.filter((at) => at < keptFrom).slice(3));
+    const file = withInvalidContent("damaged-history.jsonl", line);
+    const run = await runCliProcess(["inspect", file, "--json"], { env, cwd: dir });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const cleanRun = await runCliProcess(["inspect", clean, "--json"], { env, cwd: dir });
+    expect(JSON.parse(run.stdout)).toEqual(JSON.parse(cleanRun.stdout));
+    const check = await runCliProcess(["check", file], { env, cwd: dir });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(`${file}:${line}: SESSION_ENTRY_INVALID: `);
+  });
+});

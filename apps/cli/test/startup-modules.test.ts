@@ -1,0 +1,86 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertCliBuilt, CLI_PATH, REPO_ROOT } from "./helpers/cli-paths";
+import { isolatedEnv } from "./helpers/run-cli-process";
+
+/**
+ * Start-up cost: the offline commands load only what they need. Each run of the built CLI is traced
+ * (every ES module resolved, and every CommonJS module in `require.cache` at exit, which is how zod is
+ * loaded when a schema is needed); no provider SDK, tokenizer or zod may appear.
+ */
+const EXAMPLE = path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl");
+const HEAVY = [/[\\/]zod[\\/]/, /@anthropic-ai[\\/]sdk/, /[\\/]openai[\\/]/, /js-tiktoken/];
+
+let dir: string;
+let preload: string;
+
+beforeAll(() => {
+  assertCliBuilt();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-startup-"));
+  preload = path.join(dir, "trace-modules.mjs");
+  const hooks = [
+    'import { appendFileSync } from "node:fs";',
+    "export async function resolve(specifier, context, next) {",
+    "  const result = await next(specifier, context);",
+    '  appendFileSync(process.env.ARBOR_MODULE_TRACE, result.url + "\\n");',
+    "  return result;",
+    "}",
+  ].join("\n");
+  fs.writeFileSync(
+    preload,
+    [
+      'import { appendFileSync } from "node:fs";',
+      'import { createRequire, register } from "node:module";',
+      `register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`,
+      "const cache = createRequire(import.meta.url).cache;",
+      'process.on("exit", () => appendFileSync(process.env.ARBOR_MODULE_TRACE, Object.keys(cache).join("\\n")));',
+    ].join("\n"),
+  );
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the built CLI with the tracer; returns the exit code and every module loaded. */
+function traced(args: string[], home = path.join(dir, "home")): { code: number | null; modules: string[] } {
+  const trace = path.join(dir, `trace-${Math.random().toString(36).slice(2)}.txt`);
+  fs.writeFileSync(trace, "");
+  const run = spawnSync(process.execPath, ["--import", preload, CLI_PATH, ...args], {
+    cwd: dir,
+    env: isolatedEnv({ HOME: dir, ARBOR_HOME: home, ARBOR_MODULE_TRACE: trace }),
+    encoding: "utf8",
+  });
+  expect(run.stderr).toBe("");
+  const modules = fs.readFileSync(trace, "utf8").split("\n").filter(Boolean);
+  expect(modules.length).toBeGreaterThan(0);
+  return { code: run.status, modules };
+}
+
+const heavy = (modules: string[]) => modules.filter((url) => HEAVY.some((pattern) => pattern.test(url)));
+
+describe("offline commands load no SDK, tokenizer or zod", () => {
+  it.each([
+    [["--version"]],
+    [["inspect", EXAMPLE, "--json"]],
+    [["inspect", EXAMPLE]],
+    [["tree", EXAMPLE]],
+    [["check", EXAMPLE]],
+  ])("arbor %j", (args) => {
+    const { code, modules } = traced(args);
+    expect(code).toBe(0);
+    expect(heavy(modules)).toEqual([]);
+  });
+
+  it("the trace sees zod when a settings file has to be validated (the check above can fail)", () => {
+    const home = path.join(dir, "home-with-settings");
+    fs.mkdirSync(home, { recursive: true });
+    fs.writeFileSync(
+      path.join(home, "settings.json"),
+      JSON.stringify({ compaction: { keepRecentTokens: 4000 } }),
+    );
+    const { code, modules } = traced(["inspect", EXAMPLE, "--json"], home);
+    expect(code).toBe(0);
+    expect(heavy(modules).some((url) => /[\\/]zod[\\/]/.test(url))).toBe(true);
+  });
+});

@@ -1,0 +1,109 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AgentMessage } from "@arbor/agent-loop";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { usage } from "./__fixtures__/entry-builders";
+import { createSessionStore } from "./create-session-store";
+import { openSessionStore } from "./open-session-store";
+
+const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 1 });
+const assistant = (text: string): AgentMessage => ({
+  role: "assistant",
+  content: [{ type: "text", text }],
+  api: "anthropic-messages",
+  provider: "anthropic",
+  model: "m",
+  usage: usage(1, 1),
+  stopReason: "stop",
+  timestamp: 2,
+});
+
+let dir: string;
+let file: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "arbor-lazy-validation-"));
+  file = join(dir, "s.jsonl");
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** 20 turns; a compaction after turn 15 keeping from turn 12; a side branch off turn 3. */
+function writeSession(): { turnIds: string[]; sideId: string } {
+  const store = createSessionStore({ path: file, cwd: "/p" });
+  const turnIds: string[] = [];
+  for (let turn = 0; turn < 20; turn++) {
+    turnIds.push(store.appendMessage(user(`question ${turn}`)).id);
+    store.appendMessage(assistant(`answer ${turn}`));
+    if (turn === 15)
+      store.appendCompaction({ summary: "so far", firstKeptEntryId: turnIds[12] as string, tokensBefore: 9 });
+  }
+  const leaf = store.leafId as string;
+  store.branch(turnIds[3] as string);
+  const sideId = store.appendMessage(user("a side question")).id;
+  store.branch(leaf);
+  store.appendMessage(user("back on the main line"));
+  store.close();
+  return { turnIds, sideId };
+}
+
+describe("validatedEntryCount", () => {
+  it("counts only the entries read: none at a lazy open, the context after a projection, all with full", () => {
+    writeSession();
+    const lazy = openSessionStore(file, { storage: { readOnly: true } });
+    expect(lazy.validatedEntryCount).toBe(0);
+    lazy.getProjection();
+    const afterProjection = lazy.validatedEntryCount;
+    // The compaction, turns 12..19 (two entries each) and the last user message; not the history before.
+    expect(afterProjection).toBeGreaterThanOrEqual(1 + 16 + 1);
+    expect(afterProjection).toBeLessThan(lazy.getEntryCount() / 2);
+    lazy.getBranch();
+    expect(lazy.validatedEntryCount).toBe(lazy.getBranch().length);
+    lazy.close();
+    const full = openSessionStore(file, { storage: { readOnly: true }, validate: "full" });
+    expect(full.validatedEntryCount).toBe(full.getEntryCount());
+    full.close();
+  });
+
+  it("counts appended entries, which are checked before they are written", () => {
+    const store = createSessionStore({ path: file, cwd: "/p" });
+    store.appendMessage(user("one"));
+    store.appendMessage(assistant("two"));
+    expect(store.validatedEntryCount).toBe(2);
+    store.close();
+  });
+});
+
+describe("getPathIds", () => {
+  it("equals getBranch's ids, for the leaf and another entry, without reading any entry", () => {
+    const { turnIds, sideId } = writeSession();
+    const store = openSessionStore(file, { storage: { readOnly: true } });
+    const leafPath = store.getPathIds();
+    const sidePath = store.getPathIds(sideId);
+    const turnPath = store.getPathIds(turnIds[7]);
+    expect(store.validatedEntryCount).toBe(0);
+    expect(leafPath).toEqual(store.getBranch().map((entry) => entry.id));
+    expect(sidePath).toEqual(store.getBranch(sideId).map((entry) => entry.id));
+    expect(turnPath).toEqual(store.getBranch(turnIds[7]).map((entry) => entry.id));
+    expect(sidePath.at(-1)).toBe(sideId);
+    expect(store.getPathIds("no-such-id")).toEqual([]);
+    store.close();
+  });
+
+  it("leaves out an entry already found invalid, as getBranch does, and keeps one not read yet", () => {
+    const { turnIds } = writeSession();
+    const lines = readFileSync(file, "utf8").split("\n");
+    const at = lines.findIndex((line) => line.includes(`"id":"${turnIds[2]}"`));
+    const entry = JSON.parse(lines[at] as string);
+    entry.message.content = 123;
+    lines[at] = JSON.stringify(entry);
+    writeFileSync(file, lines.join("\n"));
+    const store = openSessionStore(file, { storage: { readOnly: true } });
+    expect(store.getPathIds()).toContain(turnIds[2]);
+    expect(store.issues).toEqual([]);
+    const branch = store.getBranch();
+    expect(store.issues.map((issue) => issue.entryId)).toEqual([turnIds[2]]);
+    expect(store.getPathIds()).not.toContain(turnIds[2]);
+    expect(store.getPathIds()).toEqual(branch.map((e) => e.id));
+    store.close();
+  });
+});
