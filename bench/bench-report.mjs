@@ -1,3 +1,5 @@
+import { renderWholeProcess } from "./whole-process.mjs";
+
 /**
  * Turns the raw worker results of bench/run.mjs into rows (median, min, max per side and the ratio
  * pi / Arbor) and renders docs/benchmarks.md. Pure functions: no I/O.
@@ -95,6 +97,7 @@ function table(rows, piMissing) {
 
 /** The whole report as Markdown (the raw JSON is written next to it by the caller). */
 export function renderMarkdown(result, jsonName) {
+  const librarySizes = result.sizes.filter((size) => Object.keys(size.runs ?? {}).length > 0);
   const { meta } = result;
   const piMissing = meta.piAvailable ? "–" : "pi not installed";
   const lines = [
@@ -127,28 +130,32 @@ export function renderMarkdown(result, jsonName) {
     "  `transformMessages` (what pi runs per request); identity `transformContext` on both.",
     "",
   ];
-  if (meta.piAvailable && result.sizes.length > 0) {
+  if (meta.piAvailable && result.sizes.some((size) => size.wholeProcess)) {
+    lines.push(renderWholeProcess(result), "## Library, in-process", "");
+  }
+  if (meta.piAvailable && librarySizes.length > 0) {
     lines.push(
       "## Summary: pi / Arbor by session size",
       "",
       "Above 1: Arbor is faster (or uses less memory) by that factor; below 1: pi is.",
       "",
-      `| metric | ${result.sizes.map((size) => `${size.entries.toLocaleString("en-US")} entries`).join(" | ")} |`,
-      `|---|${result.sizes.map(() => "---").join("|")}|`,
+      `| metric | ${librarySizes.map((size) => `${size.entries.toLocaleString("en-US")} entries`).join(" | ")} |`,
+      `|---|${librarySizes.map(() => "---").join("|")}|`,
     );
-    const perSize = result.sizes.map((size) => rowsOf(size));
+    const perSize = librarySizes.map((size) => rowsOf(size));
     perSize[0]?.forEach((row, index) => {
       if (row.metric.startsWith("exact")) return;
       lines.push(
         `| ${row.metric.trim()} | ${perSize.map((rows) => ratioCell(rows[index]?.ratio ?? null)).join(" | ")} |`,
       );
     });
-    lines.push(
-      `| loop seams per turn (1,000 messages) | ${ratioCell(seamsRow(result.seams).ratio)} (size-independent) |`,
-      "",
-    );
+    if (result.seams)
+      lines.push(
+        `| loop seams per turn (1,000 messages) | ${ratioCell(seamsRow(result.seams).ratio)} (size-independent) |`,
+      );
+    lines.push("");
   }
-  for (const size of result.sizes) {
+  for (const size of librarySizes) {
     lines.push(
       `## ${size.entries.toLocaleString("en-US")} entries (${size.fileMb.toFixed(1)} MB, leaf branch ${size.branchLength?.toLocaleString("en-US") ?? "?"} entries, ${size.reps} run${size.reps === 1 ? "" : "s"})`,
       "",
@@ -161,6 +168,7 @@ export function renderMarkdown(result, jsonName) {
     lines.push(...table(rowsOf(size), piMissing), "");
     if (size.checks.length > 0) lines.push(...size.checks.map((c) => `- ${c}`), "");
   }
+  if (!result.seams) return lines.join("\n");
   lines.push(
     `## Agent loop seams (${result.seams.messages} messages, ${result.seams.reps} run${result.seams.reps === 1 ? "" : "s"} of ${result.seams.iterations} turns)`,
     "",

@@ -10,10 +10,13 @@
  *   pnpm bench                          # builds, then 1k / 10k / 100k entries -> docs/benchmarks.{md,json}
  *   pnpm bench -- --huge                # adds 1M entries (~1.9 GB file, several GB of RAM per process)
  *   node bench/run.mjs --sizes 1000 --reps 1 --out /tmp/b --no-install   # the smoke run of the tests
+ *   pnpm bench -- --sizes 1000000 --whole-process-only   # 1M entries, whole-process section only
  *
  * Options: --sizes a,b,c; --reps N (default 5 below 100k, 3 at 100k, 2 at 1M); --out <dir> (default
  * docs/); --no-install (never install pi: without it at PI_ORACLE_DIR only Arbor is measured);
- * --seams-iterations N (default 2000); --report-only (re-render benchmarks.md from benchmarks.json).
+ * --seams-iterations N (default 2000); --report-only (re-render benchmarks.md from benchmarks.json);
+ * --whole-process-only (only the whole-process section: `arbor inspect/tree/check` against pi in
+ * fresh processes, see bench/whole-process.mjs); --no-whole-process (only the library sections).
  * Environment: PI_ORACLE_DIR (default /tmp/pi-oracle; pi is installed there with npm unless
  * --no-install), ARBOR_BENCH_DIR (default /tmp/arbor-bench; generated sessions are cached there).
  * The other package benchmarks stay runnable on their own: `node bench/session-store.bench.mjs`,
@@ -27,6 +30,7 @@ import { fileURLToPath } from "node:url";
 import { ensurePiOracle, isPiInstalled, PI_VERSION, piOracleDir } from "../scripts/pi-oracle.mjs";
 import { BENCH_WORK_DIR, ensureBenchSession, parseBenchOptions } from "./bench-options.mjs";
 import { renderMarkdown, rowsOf, seamsRow } from "./bench-report.mjs";
+import { measureStartup, measureWholeProcess } from "./whole-process.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const PI_DIR = piOracleDir();
@@ -36,6 +40,8 @@ const COMPACTION_WORKER = join(ROOT, "packages", "compaction", "bench", "prepare
 const TOKENS_WORKER = join(ROOT, "bench", "tokens-worker.mjs");
 const SEAMS_WORKER = join(ROOT, "bench", "seams-worker.mjs");
 const ARBOR_DIST = join(ROOT, "packages", "session-store", "dist");
+const CLI_PATH = join(ROOT, "apps", "cli", "dist", "main.js");
+const PI_COMMAND_WORKER = join(ROOT, "bench", "pi-command-worker.mjs");
 
 const { args: argv, flag, option, sizes, repsFor, appendCountFor } = parseBenchOptions(process.argv.slice(2));
 const outDir = option("--out") ?? join(ROOT, "docs");
@@ -87,7 +93,8 @@ function measureSize(n, impls) {
     size.runs[key] ??= [];
     size.runs[key].push(value);
   };
-  for (let rep = 0; rep < reps; rep++) {
+  const library = !flag("--whole-process-only");
+  for (let rep = 0; library && rep < reps; rep++) {
     const order = rep % 2 === 0 ? impls : [...impls].reverse();
     for (const impl of order) {
       record(`${impl}.open`, sessionWorker({ impl, task: "open", file, cold: true }));
@@ -107,8 +114,23 @@ function measureSize(n, impls) {
     process.stdout.write(".");
   }
   process.stdout.write("\n");
+  if (impls.includes("pi") && !flag("--no-whole-process")) {
+    process.stdout.write("  whole process ");
+    size.wholeProcess = {
+      reps,
+      ...measureWholeProcess({
+        file,
+        reps,
+        cliPath: CLI_PATH,
+        piWorker: PI_COMMAND_WORKER,
+        piDir: PI_DIR,
+        log: (text) => process.stdout.write(text),
+      }),
+    };
+    process.stdout.write("\n");
+  }
   size.branchLength = size.runs["arbor.tokens"]?.[0]?.branchLength;
-  if (impls.includes("pi")) {
+  if (impls.includes("pi") && library) {
     const same = (key, pick) =>
       JSON.stringify(pick(size.runs[`pi.${key}`][0])) === JSON.stringify(pick(size.runs[`arbor.${key}`][0]));
     size.checks.push(
@@ -163,6 +185,8 @@ function main() {
     if (!existsSync(join(dist, "index.js")))
       throw new Error(`build first (pnpm bench does): ${dist} is missing`);
   }
+  if (!flag("--no-whole-process") && !existsSync(CLI_PATH))
+    throw new Error(`build first (pnpm bench does): ${CLI_PATH} is missing`);
   const piAvailable = ensurePi();
   const impls = piAvailable ? ["pi", "arbor"] : ["arbor"];
   const meta = {
@@ -189,9 +213,22 @@ function main() {
         `  ${row.metric}: pi ${row.pi?.median.toFixed(3) ?? "–"} / Arbor ${row.arbor?.median.toFixed(3) ?? "–"} ${row.unit}${row.ratio ? ` (${row.ratio.toFixed(1)}×)` : ""}`,
       );
   }
-  console.log("seams");
-  result.seams = measureSeams(impls);
-  result.seams.row = seamsRow(result.seams);
+  if (!flag("--whole-process-only")) {
+    console.log("seams");
+    result.seams = measureSeams(impls);
+    result.seams.row = seamsRow(result.seams);
+  }
+  if (piAvailable && !flag("--no-whole-process")) {
+    console.log("start-up");
+    result.startup = measureStartup({
+      reps: Number(option("--reps") ?? 11),
+      cliPath: CLI_PATH,
+      piWorker: PI_COMMAND_WORKER,
+      piDir: PI_DIR,
+      workDir: WORK_DIR,
+    });
+    result.startup.date = meta.date;
+  }
   meta.loadAfter = loadavg()[0];
   mkdirSync(outDir, { recursive: true });
   // Sizes measured by an earlier run and not re-run now (say 1M) are kept, with their date.
@@ -199,7 +236,25 @@ function main() {
   if (existsSync(jsonPath)) {
     const previous = JSON.parse(readFileSync(jsonPath, "utf8"));
     const kept = (previous.sizes ?? []).filter((old) => !sizes.includes(old.entries));
-    for (const old of kept) old.date ??= previous.meta?.date;
+    for (const old of kept) {
+      old.date ??= previous.meta?.date;
+      if (old.wholeProcess) old.wholeProcess.date ??= old.date;
+    }
+    // A section this run skipped (library or whole process) keeps the earlier run's figures.
+    for (const size of result.sizes) {
+      const old = (previous.sizes ?? []).find((candidate) => candidate.entries === size.entries);
+      if (!old) continue;
+      if (Object.keys(size.runs).length === 0 && Object.keys(old.runs ?? {}).length > 0) {
+        Object.assign(size, { ...old, wholeProcess: size.wholeProcess });
+        size.date = old.date ?? previous.meta?.date;
+      }
+      if (!size.wholeProcess && old.wholeProcess) {
+        size.wholeProcess = old.wholeProcess;
+        size.wholeProcess.date ??= old.date ?? previous.meta?.date;
+      }
+    }
+    result.seams ??= previous.seams;
+    result.startup ??= previous.startup;
     result.sizes = [...result.sizes, ...kept].sort((a, b) => a.entries - b.entries);
   }
   writeFileSync(join(outDir, "benchmarks.json"), `${JSON.stringify(result, null, 1)}\n`);

@@ -27,7 +27,15 @@ interface Row {
 }
 interface BenchJson {
   meta: { piAvailable: boolean };
-  sizes: Array<{ entries: number; rows: Row[]; checks: string[] }>;
+  sizes: Array<{
+    entries: number;
+    rows: Row[];
+    checks: string[];
+    wholeProcess?: {
+      checks: Array<{ command: string; same: boolean }>;
+      runs: Record<string, Array<{ wallMs: number }>>;
+    };
+  }>;
   seams: { row: Row };
 }
 
@@ -84,6 +92,16 @@ describe("pnpm bench, 1k smoke run", () => {
       }
       expect(size?.checks.join("\n")).toContain("returned the same cut point");
       expect(size?.checks.join("\n")).toMatch(/Token estimate: both returned/);
+      // The whole-process section: arbor inspect/tree/check against pi, both agreeing.
+      const whole = size?.wholeProcess;
+      expect(whole?.checks.map((check) => [check.command, check.same])).toEqual([
+        ["inspect", true],
+        ["tree", true],
+        ["check", true],
+      ]);
+      expect(whole?.runs["arbor.inspect"]?.[0]?.wallMs).toBeGreaterThan(0);
+      expect(markdown).toContain("## Whole process: what a user waits for");
+      expect(markdown).toMatch(/\| `arbor inspect FILE --json` \| wall \(ms\) \| [\d.]+ /);
     } else {
       expect(markdown).toContain("pi was not available");
     }

@@ -7,7 +7,7 @@ export type { InMemorySessionStoreOptions } from "./create-in-memory-session-sto
 export { createInMemorySessionStore } from "./create-in-memory-session-store";
 export type { CreateSessionStoreOptions } from "./create-session-store";
 export { createSessionStore } from "./create-session-store";
-export type { SessionTreeNode } from "./internal/build-session-tree";
+export type { SessionTreeNode, SessionTreeShapeNode } from "./internal/build-session-tree";
 export type { ResolvedLabel } from "./internal/label-index";
 export type { MigrateSessionEntriesResult } from "./migrations/migrate-session-entries";
 export { migrateSessionEntries, readSessionVersion } from "./migrations/migrate-session-entries";

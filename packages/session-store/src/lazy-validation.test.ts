@@ -107,3 +107,40 @@ describe("getPathIds", () => {
     store.close();
   });
 });
+
+describe("getTreeShape", () => {
+  /** A tree as nested `[id, label, children]` triples, from either form. */
+  type Plain = [string, string | undefined, Plain[]];
+  const plain = (
+    nodes: readonly { children: readonly unknown[]; label?: string }[],
+    idOf: (node: never) => string,
+  ): Plain[] =>
+    nodes.map((node) => [
+      idOf(node as never),
+      node.label,
+      plain(node.children as { children: unknown[]; label?: string }[], idOf),
+    ]);
+
+  it("is getTree's forest without the entries, and reads only fork children and labels", () => {
+    const { turnIds, sideId } = writeSession();
+    const more = openSessionStore(file);
+    more.appendLabelChange(turnIds[5] as string, "checkpoint");
+    more.branch(turnIds[3] as string);
+    more.appendMessage(user("a third branch at turn 3"));
+    more.close();
+    const store = openSessionStore(file, { storage: { readOnly: true } });
+    const shape = store.getTreeShape();
+    // Turn 3's user entry has three children; the label entry is read to resolve the label.
+    expect(store.validatedEntryCount).toBeLessThanOrEqual(3 + 1);
+    const full = openSessionStore(file, { storage: { readOnly: true } });
+    const tree = full.getTree();
+    expect(plain(shape, (node: { id: string }) => node.id)).toEqual(
+      plain(tree, (node: { entry: { id: string } }) => node.entry.id),
+    );
+    const labelled = JSON.stringify(plain(shape, (node: { id: string }) => node.id));
+    expect(labelled).toContain(`"${turnIds[5]}","checkpoint"`);
+    expect(labelled).toContain(sideId);
+    store.close();
+    full.close();
+  });
+});

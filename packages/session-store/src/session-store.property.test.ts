@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EntryChain, header } from "./__fixtures__/entry-builders";
 import { createRandom, RandomSessionDriver } from "./__fixtures__/random-session";
 import { TestStorage } from "./__fixtures__/test-storage";
+import type { SessionTreeNode, SessionTreeShapeNode } from "./internal/build-session-tree";
 import { buildSessionProjection } from "./projection/build-session-projection";
 import { SessionStore } from "./session-store";
 import { createMemoryStorage } from "./storage/create-memory-storage";
@@ -38,6 +39,21 @@ describe("incremental and lazy projection", () => {
       const reopened = new SessionStore(new TestStorage(storage.fileEntries()));
       const ids = reopened.getEntries().map((entry) => entry.id);
       expect(reopened.leafId).toBe(ids[ids.length - 1]);
+      // The tree shape (records only) is the tree's forest, node for node.
+      type Outline = { id: string; label?: string; children: Outline[] };
+      const outline = (nodes: readonly SessionTreeNode[]): Outline[] =>
+        nodes.map((node) => ({
+          id: node.entry.id,
+          ...(node.label ? { label: node.label } : {}),
+          children: outline(node.children),
+        }));
+      const shapeOutline = (nodes: readonly SessionTreeShapeNode[]): Outline[] =>
+        nodes.map((node) => ({
+          id: node.id,
+          ...(node.label ? { label: node.label } : {}),
+          children: shapeOutline(node.children),
+        }));
+      expect(shapeOutline(withBackendIndex.getTreeShape())).toEqual(outline(reopened.getTree()));
       for (let probe = 0; probe < 20; probe++) {
         const leafId = ids[Math.floor(random() * ids.length)] as string;
         expectSameAsPure(reopened, leafId);

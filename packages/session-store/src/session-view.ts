@@ -1,5 +1,6 @@
-import type { SessionTreeNode } from "./internal/build-session-tree";
+import type { SessionTreeNode, SessionTreeShapeNode } from "./internal/build-session-tree";
 import { buildSessionTree } from "./internal/build-session-tree";
+import { buildTreeShape } from "./internal/build-tree-shape";
 import { CorruptLineFound } from "./internal/corrupt-line-found";
 import { createSessionHeader } from "./internal/create-session-header";
 import type { EntryProblem, EntryTable } from "./internal/entry-table";
@@ -199,6 +200,17 @@ export class SessionView {
   /** The whole session as a forest (see `SessionTreeNode`). Reads every entry. */
   getTree(): SessionTreeNode[] {
     return this.tolerateCorruptLines(() => buildSessionTree(this.getEntries(), this.labels.all()));
+  }
+
+  /**
+   * The forest of {@link getTree} (same nodes, same order, same labels) without the entries: each
+   * node has the entry's `id`; read an entry with `getEntry(id)` when it is needed. Built from the
+   * light records, reading only the label entries and, where an entry has several children, those
+   * children (their timestamps order them). So a caller can go through a large session one entry at
+   * a time instead of holding every entry at once.
+   */
+  getTreeShape(): SessionTreeShapeNode[] {
+    return this.tolerateCorruptLines(() => buildTreeShape(this.table, this.labels.all()));
   }
 
   /** The label of an entry (labels are session-wide: the latest label entry in file order wins). */

@@ -1,15 +1,21 @@
 import { resolveArborHome } from "@arbor/runtime";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
-import { openSessionFile } from "../sessions/open-session-file";
-import { formatSessionTree } from "../tree/format-session-tree";
+import { openSessionFile, refuseDamagedSession } from "../sessions/open-session-file";
+import { sessionTreeShapeRows } from "../tree/session-tree-rows";
 import type { TreeInput } from "../usage/tree-usage";
 
-/** `arbor tree <session.jsonl>`: the whole tree as text. Read-only. Returns the exit code. */
+/**
+ * `arbor tree <session.jsonl>`: the whole tree as text. Read-only. Opens lazily, arranges the tree
+ * from the light records (`getTreeShape`), then reads every entry once, one at a time, as its row is
+ * made (each checked as it is read, none kept), refusing the file when a problem is found. Returns the
+ * exit code.
+ */
 export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<number> {
   const { store } = openSessionFile(command.file, {
     readOnly: true,
     arborHome: resolveArborHome(io.env ?? process.env),
+    validate: "lazy",
   });
   try {
     const name = store.getSessionName();
@@ -20,11 +26,35 @@ export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<num
       `leaf ${store.leafId ?? "(none)"}`,
     ].filter(Boolean);
     const width = (io.stdout as { columns?: number }).columns || 120;
-    const tree =
-      store.getEntryCount() === 0
-        ? "(no entries: the file holds only its header)"
-        : formatSessionTree(store.getTree(), { leafId: store.leafId, width });
-    io.stdout.write(`${header.join(" · ")}\n\n${tree}\n`);
+    if (store.getEntryCount() === 0) {
+      io.stdout.write(`${header.join(" · ")}\n\n(no entries: the file holds only its header)\n`);
+      return 0;
+    }
+    // Rows are written in batches of 1,024 as they are made: a million-entry tree is never held as
+    // one text. A problem found on the way (a damaged line) makes the command fail once the tree is
+    // read; a tree of fewer rows than a batch has then written nothing, a larger one its first batches.
+    const batch: string[] = [`${header.join(" · ")}\n`];
+    const flush = () => {
+      if (batch.length === 0) return;
+      io.stdout.write(`${batch.join("\n")}\n`);
+      batch.length = 0;
+    };
+    const rows = sessionTreeShapeRows(store.getTreeShape(), { leafId: store.leafId, width }, (id) =>
+      store.getEntry(id),
+    );
+    for (const row of rows) {
+      // Once a problem is found the command will fail: read on (to name the first damaged line in
+      // the file), but hold and write no more rows.
+      if (store.issues.length > 0) continue;
+      batch.push(row.text);
+      if (batch.length < 1024) continue;
+      flush();
+      // Let a pipe take what was written: writes that the pipe cannot take at once wait in memory
+      // until the event loop runs.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    refuseDamagedSession(store);
+    flush();
     return 0;
   } finally {
     store.close();

@@ -1,6 +1,7 @@
 import { createEmptyUsage } from "@arbor/providers";
 import { describe, expect, it } from "vitest";
 import { clip, previewMessage } from "./message-preview";
+import { sanitizeTerminalText } from "./sanitize-terminal-text";
 
 describe("previewMessage", () => {
   it("shows user text on one line", () => {
@@ -70,5 +71,45 @@ describe("previewMessage", () => {
 describe("clip", () => {
   it("removes escape sequences and bidi overrides from previews", () => {
     expect(clip("a\u001b]0;title\u0007b\u001b[2Jc\u202ed\u009b31me", 80)).toBe("abcde");
+  });
+
+  it("gives the same result as clipping the whole text, wherever sequences and whitespace fall", () => {
+    // The whole-text definition clip must agree with (it only reads a growing prefix).
+    const reference = (text: string, width: number) => {
+      const flat = sanitizeTerminalText(text).replace(/\s+/g, " ").trim();
+      return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
+    };
+    const pieces = [
+      "word ",
+      "x",
+      " ",
+      "\n\n\t ",
+      "\r\n",
+      "\r",
+      "\u001b[31m",
+      "\u001b[",
+      "\u001b]0;a title that goes on",
+      "\u0007",
+      "\u001b\\",
+      "\u009b2J",
+      "\u202e",
+      "😀",
+      " ".repeat(300),
+      "\u001b]8;;".concat("y".repeat(400)),
+      "z".repeat(97),
+    ];
+    let seed = 12345;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 3000; round++) {
+      let text = "";
+      const count = 1 + random(60);
+      for (let i = 0; i < count; i++) text += pieces[random(pieces.length)];
+      for (const width of [1, 8, 30, 80]) {
+        expect(clip(text, width), JSON.stringify({ text, width })).toBe(reference(text, width));
+      }
+    }
   });
 });

@@ -4,10 +4,22 @@ import { sanitizeTerminalText } from "./sanitize-terminal-text";
 /**
  * Makes `text` one inert line for a listing: escape and control sequences removed (see
  * `sanitizeTerminalText`), whitespace collapsed, cut to `width` characters with an ellipsis.
+ *
+ * Works on a growing prefix of `text` (a 50 KB tool output is not sanitized whole to show 80
+ * characters). The result equals that of the whole text: cutting can only change the end of the
+ * prefix's flattened form (a sequence, CR or whitespace run cut in two, an unterminated OSC running to
+ * the cut, half a surrogate pair), so once that form is longer than `width + 2` its first `width - 1`
+ * characters are final; otherwise the prefix grows, up to the whole text.
  */
 export function clip(text: string, width: number): string {
-  const flat = sanitizeTerminalText(text).replace(/\s+/g, " ").trim();
-  return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
+  for (let take = Math.max(256, width * 4); ; take *= 4) {
+    const whole = take >= text.length;
+    const flat = sanitizeTerminalText(whole ? text : text.slice(0, take))
+      .replace(/\s+/g, " ")
+      .trim();
+    if (whole) return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
+    if (flat.length > width + 2) return `${flat.slice(0, Math.max(0, width - 1))}…`;
+  }
 }
 
 function contentText(content: unknown): string {

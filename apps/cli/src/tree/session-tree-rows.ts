@@ -1,4 +1,4 @@
-import type { SessionTreeNode } from "@arbor/session-store";
+import type { SessionEntry, SessionTreeNode, SessionTreeShapeNode } from "@arbor/session-store";
 import { sanitizeTerminalText } from "../format/sanitize-terminal-text";
 import { describeEntry } from "./describe-entry";
 
@@ -15,8 +15,14 @@ export interface SessionTreeRow {
   text: string;
 }
 
-interface Frame {
-  node: SessionTreeNode;
+/** What the rows need of a node: its children and label (the entry comes from `entryOf`). */
+interface RowNode<N> {
+  children: readonly N[];
+  label?: string;
+}
+
+interface Frame<N> {
+  node: N;
   /** Prefix for this node's line. */
   lead: string;
   /** Prefix for the lines of its descendants. */
@@ -40,17 +46,39 @@ export function sessionTreeRows(
   roots: readonly SessionTreeNode[],
   options: SessionTreeRowOptions,
 ): SessionTreeRow[] {
+  return treeRows(roots, options, (node) => node.entry);
+}
+
+/**
+ * The rows of {@link sessionTreeRows} for a tree shape (`SessionStore.getTreeShape()`), reading each
+ * entry with `read` when its row is made, so no more than one entry needs to be held at a time. A node
+ * whose entry `read` cannot give (`undefined`: a line found corrupt when read) gets no row; its
+ * children still do.
+ */
+export function sessionTreeShapeRows(
+  roots: readonly SessionTreeShapeNode[],
+  options: SessionTreeRowOptions,
+  read: (id: string) => SessionEntry | undefined,
+): SessionTreeRow[] {
+  return treeRows(roots, options, (node) => read(node.id));
+}
+
+function treeRows<N extends RowNode<N>>(
+  roots: readonly N[],
+  options: SessionTreeRowOptions,
+  entryOf: (node: N) => SessionEntry | undefined,
+): SessionTreeRow[] {
   const rows: SessionTreeRow[] = [];
-  const stack: Frame[] = [];
-  const pushChildren = (children: readonly SessionTreeNode[], rest: string) => {
+  const stack: Frame<N>[] = [];
+  const pushChildren = (children: readonly N[], rest: string) => {
     if (children.length === 1) {
-      stack.push({ node: children[0] as SessionTreeNode, lead: rest, rest });
+      stack.push({ node: children[0] as N, lead: rest, rest });
       return;
     }
     for (let index = children.length - 1; index >= 0; index--) {
       const last = index === children.length - 1;
       stack.push({
-        node: children[index] as SessionTreeNode,
+        node: children[index] as N,
         lead: `${rest}${last ? "└─ " : "├─ "}`,
         rest: `${rest}${last ? "   " : "│  "}`,
       });
@@ -58,7 +86,11 @@ export function sessionTreeRows(
   };
   pushChildren(roots, "");
   for (let frame = stack.pop(); frame; frame = stack.pop()) {
-    const { entry } = frame.node;
+    const entry = entryOf(frame.node);
+    if (entry === undefined) {
+      pushChildren(frame.node.children, frame.rest);
+      continue;
+    }
     const markers = [
       frame.node.label ? `[${inline(frame.node.label)}]` : "",
       entry.id === options.leafId ? "← leaf" : "",

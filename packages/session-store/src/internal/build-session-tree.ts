@@ -1,6 +1,21 @@
 import type { SessionEntry } from "../session-entry";
 import type { ResolvedLabel } from "./label-index";
 
+/**
+ * A node of {@link SessionView.getTreeShape}'s result: the place of one entry in the tree, without the
+ * entry (read it with `getEntry(id)` when needed).
+ */
+export interface SessionTreeShapeNode {
+  /** The entry's id. */
+  id: string;
+  /** Children sorted by entry timestamp, oldest first (stable for equal times), as in `getTree()`. */
+  children: SessionTreeShapeNode[];
+  /** The resolved label of this entry, if any. */
+  label?: string;
+  /** Timestamp of the label entry that set `label`. */
+  labelTimestamp?: string;
+}
+
 /** A node of {@link buildSessionTree}'s result. */
 export interface SessionTreeNode {
   entry: SessionEntry;
@@ -12,9 +27,17 @@ export interface SessionTreeNode {
   labelTimestamp?: string;
 }
 
+/** What {@link arrangeForest} needs of each item (an entry, or an entry's light record). */
+export interface ForestItem {
+  id: string;
+  parentId: string | null | undefined;
+}
+
 /**
- * Arranges entries (file order) as a forest. Roots are entries whose `parentId` is `null`, their own
- * id, or an id no entry has (orphans), in file order. Children are sorted by timestamp, oldest first.
+ * Arranges items (file order) as a forest, one node per distinct id (`makeNode`; with duplicated ids
+ * the last item's node stands for every copy, as pi's `getTree`). Roots are items whose `parentId` is
+ * `null`, their own id, or an id no item has (orphans), in file order. Children are sorted by
+ * `timeOf` (milliseconds), oldest first, stable; `timeOf` is asked only for nodes that have siblings.
  * Iterative: deep trees do not overflow the stack.
  *
  * A damaged file can make parent links circular (duplicated ids: the last entry with an id stands
@@ -22,52 +45,70 @@ export interface SessionTreeNode {
  * from the roots meets it again, and entries reachable only through a loop become extra roots (in
  * file order, after the others), so the result is always finite and holds every entry.
  */
-export function buildSessionTree(
-  entries: readonly SessionEntry[],
-  labels: ReadonlyMap<string, ResolvedLabel>,
-): SessionTreeNode[] {
-  const nodes = new Map<string, SessionTreeNode>();
-  for (const entry of entries) {
-    const resolved = labels.get(entry.id);
-    const node: SessionTreeNode = {
-      entry,
-      children: [],
-      ...(resolved ? { label: resolved.label, labelTimestamp: resolved.timestamp } : {}),
-    };
-    nodes.set(entry.id, node);
-  }
-  const roots: SessionTreeNode[] = [];
-  for (const { id, parentId } of entries) {
-    // With duplicated ids the last entry's node stands for every copy (as pi's getTree).
-    const node = nodes.get(id) as SessionTreeNode;
-    const parent = parentId === null || parentId === id ? undefined : nodes.get(parentId);
+export function arrangeForest<I extends ForestItem, N extends { children: N[] }>(
+  items: readonly I[],
+  makeNode: (item: I) => N,
+  timeOf: (node: N) => number,
+): N[] {
+  const nodes = new Map<string, N>();
+  for (const item of items) nodes.set(item.id, makeNode(item));
+  const roots: N[] = [];
+  for (const { id, parentId } of items) {
+    const node = nodes.get(id) as N;
+    const parent =
+      parentId === null || parentId === undefined || parentId === id ? undefined : nodes.get(parentId);
     if (parent) parent.children.push(node);
     else roots.push(node);
   }
-  const state = new Map<SessionTreeNode, "open" | "done">();
-  for (const root of roots) sortSubtree(root, state);
-  for (const { id } of entries) {
-    const node = nodes.get(id) as SessionTreeNode;
+  const state = new Map<N, "open" | "done">();
+  for (const root of roots) sortSubtree(root, state, timeOf);
+  for (const { id } of items) {
+    const node = nodes.get(id) as N;
     if (state.has(node)) continue;
     roots.push(node);
-    sortSubtree(node, state);
+    sortSubtree(node, state, timeOf);
   }
   return roots;
 }
 
+/**
+ * Arranges entries (file order) as a forest (see {@link arrangeForest}), children sorted by their
+ * entries' timestamps.
+ */
+export function buildSessionTree(
+  entries: readonly SessionEntry[],
+  labels: ReadonlyMap<string, ResolvedLabel>,
+): SessionTreeNode[] {
+  return arrangeForest(
+    entries,
+    (entry) => {
+      const resolved = labels.get(entry.id);
+      return {
+        entry,
+        children: [],
+        ...(resolved ? { label: resolved.label, labelTimestamp: resolved.timestamp } : {}),
+      } as SessionTreeNode;
+    },
+    (node) => new Date(node.entry.timestamp).getTime(),
+  );
+}
+
 /** Sorts the children of every node under `root` (depth first), dropping links back to an open ancestor. */
-function sortSubtree(root: SessionTreeNode, state: Map<SessionTreeNode, "open" | "done">): void {
+function sortSubtree<N extends { children: N[] }>(
+  root: N,
+  state: Map<N, "open" | "done">,
+  timeOf: (node: N) => number,
+): void {
   if (state.has(root)) return;
-  const time = (node: SessionTreeNode) => new Date(node.entry.timestamp).getTime();
-  const path: { node: SessionTreeNode; next: number }[] = [];
-  const enter = (node: SessionTreeNode) => {
+  const path: { node: N; next: number }[] = [];
+  const enter = (node: N) => {
     state.set(node, "open");
-    node.children.sort((a, b) => time(a) - time(b));
+    if (node.children.length > 1) node.children.sort((a, b) => timeOf(a) - timeOf(b));
     path.push({ node, next: 0 });
   };
   enter(root);
   while (path.length > 0) {
-    const top = path[path.length - 1] as { node: SessionTreeNode; next: number };
+    const top = path[path.length - 1] as { node: N; next: number };
     const child = top.node.children[top.next];
     if (child === undefined) {
       state.set(top.node, "done");
