@@ -51,7 +51,8 @@ export function sessionTreeRows(
 
 /**
  * The rows of {@link sessionTreeRows} for a tree shape (`SessionStore.getTreeShape()`), reading each
- * entry with `read` when its row is made, so no more than one entry needs to be held at a time. A node
+ * entry with `read` when its row is made, so no more than one entry needs to be held at a time; with
+ * `emit`, each row is handed to it as it is made (and `[]` returned), so rows need not be held either. A node
  * whose entry `read` cannot give (`undefined`: a line found corrupt when read) gets no row; its
  * children still do.
  */
@@ -59,16 +60,23 @@ export function sessionTreeShapeRows(
   roots: readonly SessionTreeShapeNode[],
   options: SessionTreeRowOptions,
   read: (id: string) => SessionEntry | undefined,
+  emit?: (row: SessionTreeRow) => void,
 ): SessionTreeRow[] {
-  return treeRows(roots, options, (node) => read(node.id));
+  return treeRows(roots, options, (node) => read(node.id), emit);
 }
 
+/**
+ * Makes the rows in display order; with `emit`, hands each row to it instead of collecting them
+ * (then returns `[]`), so a large tree can be written as it is made.
+ */
 function treeRows<N extends RowNode<N>>(
   roots: readonly N[],
   options: SessionTreeRowOptions,
   entryOf: (node: N) => SessionEntry | undefined,
+  emit?: (row: SessionTreeRow) => void,
 ): SessionTreeRow[] {
   const rows: SessionTreeRow[] = [];
+  const add = emit ?? ((row: SessionTreeRow) => rows.push(row));
   const stack: Frame<N>[] = [];
   const pushChildren = (children: readonly N[], rest: string) => {
     if (children.length === 1) {
@@ -98,7 +106,7 @@ function treeRows<N extends RowNode<N>>(
     const suffix = markers.length > 0 ? `  ${markers.join(" ")}` : "";
     const room = Math.max(20, options.width - frame.lead.length - 24 - suffix.length);
     const { kind, text } = describeEntry(entry, room);
-    rows.push({
+    add({
       id: entry.id,
       text: `${frame.lead}${inline(entry.id).padEnd(8)} ${inline(kind).padEnd(12)} ${inline(text)}${suffix}`.trimEnd(),
     });
