@@ -46,37 +46,29 @@ export function sessionTreeRows(
   roots: readonly SessionTreeNode[],
   options: SessionTreeRowOptions,
 ): SessionTreeRow[] {
-  return treeRows(roots, options, (node) => node.entry);
+  return [...treeRows(roots, options, (node) => node.entry)];
 }
 
 /**
- * The rows of {@link sessionTreeRows} for a tree shape (`SessionStore.getTreeShape()`), reading each
- * entry with `read` when its row is made, so no more than one entry needs to be held at a time; with
- * `emit`, each row is handed to it as it is made (and `[]` returned), so rows need not be held either. A node
- * whose entry `read` cannot give (`undefined`: a line found corrupt when read) gets no row; its
- * children still do.
+ * The rows of {@link sessionTreeRows} for a tree shape (`SessionStore.getTreeShape()`), made one at a
+ * time as the caller iterates, each entry read with `read` when its row is made: neither the entries
+ * nor the rows need to be held. A node whose entry `read` cannot give (`undefined`: a line found
+ * corrupt when read) gets no row; its children still do.
  */
-export function sessionTreeShapeRows(
+export function* sessionTreeShapeRows(
   roots: readonly SessionTreeShapeNode[],
   options: SessionTreeRowOptions,
   read: (id: string) => SessionEntry | undefined,
-  emit?: (row: SessionTreeRow) => void,
-): SessionTreeRow[] {
-  return treeRows(roots, options, (node) => read(node.id), emit);
+): Generator<SessionTreeRow> {
+  yield* treeRows(roots, options, (node) => read(node.id));
 }
 
-/**
- * Makes the rows in display order; with `emit`, hands each row to it instead of collecting them
- * (then returns `[]`), so a large tree can be written as it is made.
- */
-function treeRows<N extends RowNode<N>>(
+/** Makes the rows in display order, one at a time. */
+function* treeRows<N extends RowNode<N>>(
   roots: readonly N[],
   options: SessionTreeRowOptions,
   entryOf: (node: N) => SessionEntry | undefined,
-  emit?: (row: SessionTreeRow) => void,
-): SessionTreeRow[] {
-  const rows: SessionTreeRow[] = [];
-  const add = emit ?? ((row: SessionTreeRow) => rows.push(row));
+): Generator<SessionTreeRow> {
   const stack: Frame<N>[] = [];
   const pushChildren = (children: readonly N[], rest: string) => {
     if (children.length === 1) {
@@ -106,11 +98,10 @@ function treeRows<N extends RowNode<N>>(
     const suffix = markers.length > 0 ? `  ${markers.join(" ")}` : "";
     const room = Math.max(20, options.width - frame.lead.length - 24 - suffix.length);
     const { kind, text } = describeEntry(entry, room);
-    add({
+    yield {
       id: entry.id,
       text: `${frame.lead}${inline(entry.id).padEnd(8)} ${inline(kind).padEnd(12)} ${inline(text)}${suffix}`.trimEnd(),
-    });
+    };
     pushChildren(frame.node.children, frame.rest);
   }
-  return rows;
 }
