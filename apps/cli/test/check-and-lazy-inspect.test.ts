@@ -33,7 +33,7 @@ beforeAll(async () => {
   const generator = await import(GENERATOR);
   generator.writeSessionFile(clean, { entries: 3000, seed: 7 });
   lines = fs.readFileSync(clean, "utf8").split("\n");
-});
+}, 60_000);
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** Line numbers (1-based) of the leaf's path, and where its latest compaction keeps from. */
@@ -72,7 +72,8 @@ function firstUserLine(candidates: readonly number[]): number {
   return found;
 }
 
-describe("arbor check", () => {
+// Several CLI runs per test on a 3,000-entry session: generous under a loaded machine.
+describe("arbor check", { timeout: 120_000 }, () => {
   it("passes a clean session: exit 0, every line counted", async () => {
     const run = await runCliProcess(["check", clean], { env, cwd: dir });
     expect(run.stderr).toBe("");
@@ -135,7 +136,7 @@ describe("arbor check", () => {
   });
 });
 
-describe("arbor inspect reads lazily", () => {
+describe("arbor inspect reads lazily", { timeout: 120_000 }, () => {
   it("checks only what it reads, and says how much that was", async () => {
     const run = await runCliProcess(["inspect", clean, "--json"], { env, cwd: dir });
     expect(run.code).toBe(0);

@@ -59,7 +59,7 @@ function traced(args: string[], home = path.join(dir, "home")): { code: number |
 
 const heavy = (modules: string[]) => modules.filter((url) => HEAVY.some((pattern) => pattern.test(url)));
 
-describe("offline commands load no SDK, tokenizer or zod", () => {
+describe("offline commands load no SDK, tokenizer or zod", { timeout: 60_000 }, () => {
   it.each([
     [["--version"]],
     [["inspect", EXAMPLE, "--json"]],

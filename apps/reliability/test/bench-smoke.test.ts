@@ -72,7 +72,8 @@ function runBench(out: string, piDir?: string): { json: BenchJson; markdown: str
 
 const finite = (s: Stat | null) => s !== null && [s.median, s.min, s.max].every(Number.isFinite);
 
-describe("pnpm bench, 1k smoke run", () => {
+// The run now includes the whole-process section (fresh CLI and pi processes): allow for a loaded machine.
+describe("pnpm bench, 1k smoke run", { timeout: 600_000 }, () => {
   it("writes the table and the raw JSON with numbers for Arbor, and for pi when it is installed", () => {
     const { json, markdown } = runBench(join(dir, "default"));
     const [size] = json.sizes;
