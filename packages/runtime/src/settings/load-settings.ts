@@ -37,7 +37,13 @@ export interface LoadedSettings {
   unknownKeys: UnknownSettingsKey[];
 }
 
-const KNOWN_KEYS: ReadonlySet<string> = new Set(Object.keys(settingsFileSchema.shape));
+let knownKeys: ReadonlySet<string> | undefined;
+
+/** The top-level keys of the settings schema (built, with zod, the first time a settings file is read). */
+function isKnownKey(key: string): boolean {
+  knownKeys ??= new Set(Object.keys(settingsFileSchema().shape));
+  return knownKeys.has(key);
+}
 
 /** Returns the Arbor home folder: `$ARBOR_HOME` when set, else `~/.arbor`. */
 export function resolveArborHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -123,8 +129,7 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoadedSettings 
     const scoped = readSettingsFile(file);
     if (scoped === undefined) continue;
     files.push(file);
-    for (const key of Object.keys(scoped))
-      if (!KNOWN_KEYS.has(key)) unknownKeys.push({ filePath: file, key });
+    for (const key of Object.keys(scoped)) if (!isKnownKey(key)) unknownKeys.push({ filePath: file, key });
     settings = mergeSettings(settings, scoped);
   }
   return { settings, files, unknownKeys };

@@ -1,14 +1,14 @@
 import { createRequire } from "node:module";
 import type * as Zod from "zod";
 
-let schema: Zod.ZodType | undefined;
+let schema: Zod.ZodObject | undefined;
 
 /**
  * Internal zod schema of one settings file (every field optional; unknown keys are kept). zod is
  * loaded by the first call (only when a settings file exists), not when the package is imported: the
  * offline commands that find no settings file never load it.
  */
-export function settingsFileSchema(): Zod.ZodType {
+export function settingsFileSchema(): Zod.ZodObject {
   if (schema === undefined) {
     const { z } = createRequire(import.meta.url)("zod") as typeof Zod;
     schema = buildSchema(z);
@@ -16,7 +16,7 @@ export function settingsFileSchema(): Zod.ZodType {
   return schema;
 }
 
-function buildSchema(z: typeof Zod.z): Zod.ZodType {
+function buildSchema(z: typeof Zod.z): Zod.ZodObject {
   const tokenCount = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
   const compactionFields = {
