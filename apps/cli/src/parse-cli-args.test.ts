@@ -58,7 +58,7 @@ describe("parseCliArgs", () => {
   });
 
   it("gives --help of every command, and of the agent", () => {
-    for (const name of ["inspect", "tree", "compact"]) {
+    for (const name of ["inspect", "tree", "export", "compact", "sessions", "models"]) {
       for (const args of [
         [name, "--help"],
         [name, "-h"],

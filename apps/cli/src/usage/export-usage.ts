@@ -1,6 +1,7 @@
 import { version } from "../../package.json";
 import type { CommandUsage } from "./command-usage";
 import { requireOnePositional } from "./require-one-positional";
+import { resolveSessionInput } from "./resolve-session-input";
 import { stringOption } from "./string-option";
 import { usageError } from "./usage-error";
 
@@ -22,6 +23,8 @@ export const exportUsage: CommandUsage<ExportInput> = {
 Writes the session as one self-contained HTML page (the whole tree, every leaf's context,
 compactions; the default) or the leaf's path as Markdown, to <session name>.html|.md in this
 folder, to FILE, or to stdout with -o -. Read-only; no API key needed.
+
+<session> is a session file, or a session's short id or id prefix (arbor sessions lists them).
 
 Options:
   --leaf ID         the leaf to export (default: the file's leaf, its last entry)
@@ -47,5 +50,6 @@ Options:
       output: stringOption(parsed, "output"),
     };
   },
-  run: async (input, io) => (await import("../export/export-command")).runExportCommand(input, io, version),
+  run: async (input, io) =>
+    (await import("../export/export-command")).runExportCommand(resolveSessionInput(input, io), io, version),
 };
