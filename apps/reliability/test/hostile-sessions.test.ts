@@ -157,6 +157,8 @@ describe("empty and header-only files", () => {
         threshold: null,
       },
       validation: { linesValidated: 1, linesInFile: 1 },
+      // Added by the system-prompt work (issue 14 train): the prompt a run would send, for the header's cwd.
+      systemPrompt: expect.objectContaining({ cwd: "/work" }),
     });
     const text1 = await probe(["inspect", file], readOnly);
     expect(text1.code).toBe(0);
