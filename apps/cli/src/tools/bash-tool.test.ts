@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { processesWith } from "../../test/helpers/processes-with";
 import { createBashTool } from "./bash-tool";
 import { killAllToolProcesses } from "./tool-processes";
@@ -90,9 +90,10 @@ describe("bash tool", () => {
       toolContext(),
     );
     expect(text(output)).toBe("started");
-    expect(processesWith(`sleep ${server}`)).toHaveLength(1);
+    // The background job may still be a forked shell about to exec `sleep` when `echo` returns.
+    await vi.waitFor(() => expect(processesWith(`sleep ${server}`)).toHaveLength(1), { timeout: 5_000 });
     killAllToolProcesses();
-    expect(processesWith(`sleep ${server}`)).toEqual([]);
+    await vi.waitFor(() => expect(processesWith(`sleep ${server}`)).toEqual([]), { timeout: 5_000 });
   }, 20_000);
 
   it("stops when aborted, with every process of the command", async () => {
