@@ -18,7 +18,7 @@
  * - `keepRecent`: the newest tool outputs always stay intact. Default 2.
  * - `minChars`: outputs shorter than this are left alone. Default 2000.
  *
- * It runs on `turn-end`, which the session awaits after the turn's tool results are written and
+ * It runs on `turn_end`, which the session awaits after the turn's tool results are written and
  * before it checks the compaction threshold, so the check already sees the smaller context.
  * Imports types only (see cheap-model-compaction.ts).
  */
@@ -70,7 +70,7 @@ const maskOldToolOutputs: ExtensionDefinition<RuntimeExtensionApi> = {
   name: "mask-old-tool-outputs",
   setup(api) {
     const config = readMaskConfig(api.settings);
-    api.on("turn-end", async () => {
+    api.on("turn_end", async () => {
       const usage = api.session.getContextUsage();
       if (usage === undefined || usage.tokens === null) return;
       if (usage.tokens < usage.threshold * config.startRatio) return;

@@ -109,15 +109,15 @@ describe("print mode", () => {
       .split("\n")
       .map((line) => JSON.parse(line));
     const types = events.map((event) => event.type);
-    expect(types[0]).toBe("agent-start");
-    expect(types).toContain("message-update");
-    const toolEnd = events.find((event) => event.type === "tool-execution-end");
+    expect(types[0]).toBe("agent_start");
+    expect(types).toContain("message_update");
+    const toolEnd = events.find((event) => event.type === "tool_execution_end");
     expect(toolEnd).toMatchObject({
       toolName: "bash",
       isError: false,
       result: { content: [{ text: "hi" }] },
     });
-    expect(types.at(-1)).toBe("agent-end");
+    expect(types.at(-1)).toBe("agent_end");
     expect(listSessionFiles(path.join(dir, "home"))).toEqual([]);
   });
 
@@ -127,17 +127,17 @@ describe("print mode", () => {
     const run = await runCliProcess(["-p", "talk", "--json", "--no-session"], { env, cwd: project });
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split("\n");
-    const updates = lines.filter((line) => line.includes('"type":"message-update"'));
+    const updates = lines.filter((line) => line.includes('"type":"message_update"'));
     expect(updates.length).toBeGreaterThan(100);
     // Each delta line is small, whatever was streamed before it (text-end and done carry the text once).
-    const deltaLines = updates.filter((line) => JSON.parse(line).providerEvent.type === "text-delta");
+    const deltaLines = updates.filter((line) => JSON.parse(line).assistantMessageEvent.type === "text-delta");
     expect(deltaLines.length).toBeGreaterThan(100);
     for (const line of deltaLines) expect(line.length).toBeLessThan(400);
-    const deltas = deltaLines.map((line) => JSON.parse(line).providerEvent.delta as string);
+    const deltas = deltaLines.map((line) => JSON.parse(line).assistantMessageEvent.delta as string);
     expect(deltas.join("")).toBe(answer);
     const end = lines
       .map((line) => JSON.parse(line))
-      .find((event) => event.type === "message-end" && event.message.role === "assistant");
+      .find((event) => event.type === "message_end" && event.message.role === "assistant");
     expect(end.message.content).toEqual([{ type: "text", text: answer }]);
     expect(run.stdout.length).toBeLessThan(answer.length * 30);
   });

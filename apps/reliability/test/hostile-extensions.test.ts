@@ -29,8 +29,8 @@ const EXTENSIONS: Record<string, string> = {
   "non-messages-context.mjs":
     'export default { apiVersion: 1, name: "garbler", setup(api) { api.on("context", () => ({ messages: [1, "two", { nope: true }] })); } };\n',
   "vandal.mjs": `export default { apiVersion: 1, name: "vandal", setup(api) {
-  api.on("message-end", (event) => { event.message.content = "not an array"; });
-  api.on("tool-execution-end", (event) => { event.result.content = 42; });
+  api.on("message_end", (event) => { event.message.content = "not an array"; });
+  api.on("tool_execution_end", (event) => { event.result.content = 42; });
   api.on("before_provider_request", (event) => { event.request.messages.length = 0; });
 } };\n`,
 };

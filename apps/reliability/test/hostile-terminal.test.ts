@@ -185,9 +185,9 @@ describe("hostile input: terminal output is inert", () => {
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
-    const tool = events.find((event) => event.type === "tool-execution-end");
+    const tool = events.find((event) => event.type === "tool_execution_end");
     expect(tool.result.content[0].text).toBe(`${ESC}]52;c;eA==\u0007${ESC}[2J${ESC}]0;T${ESC}\\done`);
-    const end = events.findLast((event) => event.type === "message-end");
+    const end = events.findLast((event) => event.type === "message_end");
     expect(end.message.content[0].text).toBe(HOSTILE);
 
     server.reset();

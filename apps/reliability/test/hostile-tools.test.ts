@@ -74,7 +74,7 @@ async function runTools(
   });
   const results = run.stdout
     .split("\n")
-    .filter((line) => line.includes('"type":"tool-execution-end"'))
+    .filter((line) => line.includes('"type":"tool_execution_end"'))
     .map((line) => {
       const event = JSON.parse(line) as {
         toolName: string;

@@ -88,7 +88,9 @@ describe.each<WireApi>(["anthropic", "openai"])("provider faults through the run
     const result = await h.session.prompt("read a.ts");
     expect(result.stopReason).toBe("stop");
     const retries = h.events.flatMap((e) =>
-      e.type === "message-update" && e.providerEvent.type === "retry" ? [e.providerEvent] : [],
+      e.type === "message_update" && e.assistantMessageEvent.type === "retry"
+        ? [e.assistantMessageEvent]
+        : [],
     );
     expect(retries.map((r) => [r.attempt, r.delayMs, r.error.code])).toEqual([
       [1, 200, "PROVIDER_RATE_LIMITED"],
@@ -167,7 +169,7 @@ describe.each<WireApi>(["anthropic", "openai"])("provider faults through the run
     h.server.enqueue(textReply("slow ".repeat(40), { chunkSize: 5, eventDelayMs: 50 }));
     const firstDelta = waitForEvent(
       h,
-      (e) => e.type === "message-update" && e.providerEvent.type === "text-delta",
+      (e) => e.type === "message_update" && e.assistantMessageEvent.type === "text-delta",
     );
     const running = h.session.prompt("take your time");
     await firstDelta;
@@ -182,7 +184,7 @@ describe.each<WireApi>(["anthropic", "openai"])("provider faults through the run
   it("abort while a tool runs: the call gets an aborted result, the turn stays whole", async () => {
     h = await createRuntimeHarness(api, { toolDelayMs: 30_000 });
     h.server.enqueue(toolCallReply("read", { path: "slow.ts" }));
-    const toolStarted = waitForEvent(h, (e) => e.type === "tool-execution-start");
+    const toolStarted = waitForEvent(h, (e) => e.type === "tool_execution_start");
     const running = h.session.prompt("read slow.ts");
     await toolStarted;
     await h.session.abort();

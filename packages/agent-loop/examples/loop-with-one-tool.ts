@@ -37,8 +37,8 @@ const result = await runAgentLoop({
   tools: [add],
   systemPrompt: "Use the add tool for arithmetic.",
   onEvent: (event) => {
-    if (event.type === "message-update" && event.providerEvent.type === "text-delta") {
-      answer += event.providerEvent.delta;
+    if (event.type === "message_update" && event.assistantMessageEvent.type === "text-delta") {
+      answer += event.assistantMessageEvent.delta;
     }
   },
 });

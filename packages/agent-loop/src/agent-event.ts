@@ -4,46 +4,48 @@ import type { AgentToolResult, AgentToolUpdate } from "./agent-tool";
 
 /** The run started. Always the first event. */
 export interface AgentStartEvent {
-  type: "agent-start";
+  type: "agent_start";
 }
 
 /** A turn started: one assistant request and the tool calls it asks for. */
 export interface TurnStartEvent {
-  type: "turn-start";
+  type: "turn_start";
   /** 0 for the first turn of the run, then 1, 2, … */
   turnIndex: number;
+  /** When the turn started (`Date.now()`). */
+  timestamp: number;
 }
 
 /**
  * A message entered the context: a prompt, a steering or follow-up message, a tool result, or an
  * assistant response that started streaming. For a streaming response `message` is the provider's
- * live partial message, updated in place until `message-end` (clone it to keep a snapshot).
+ * live partial message, updated in place until `message_end` (clone it to keep a snapshot).
  */
 export interface MessageStartEvent {
-  type: "message-start";
+  type: "message_start";
   message: AgentMessage;
 }
 
 /**
  * The streaming assistant message changed. `message` is the provider's partial message: a live
- * object updated in place as the stream goes on (clone it to keep a snapshot). `providerEvent` is
+ * object updated in place as the stream goes on (clone it to keep a snapshot). `assistantMessageEvent` is
  * the provider event behind the update (`text-delta`, `toolcall-end`, `retry`, …).
  */
 export interface MessageUpdateEvent {
-  type: "message-update";
+  type: "message_update";
   message: AssistantMessage;
-  providerEvent: ProviderEvent;
+  assistantMessageEvent: ProviderEvent;
 }
 
 /** A message is complete and part of the context. For an assistant response: the final message. */
 export interface MessageEndEvent {
-  type: "message-end";
+  type: "message_end";
   message: AgentMessage;
 }
 
 /** A tool call is about to run (or to be answered with an error result without running). */
 export interface ToolExecutionStartEvent {
-  type: "tool-execution-start";
+  type: "tool_execution_start";
   toolCallId: string;
   toolName: string;
   args: Record<string, unknown>;
@@ -51,15 +53,18 @@ export interface ToolExecutionStartEvent {
 
 /** A running tool reported progress through `onUpdate`. */
 export interface ToolExecutionUpdateEvent {
-  type: "tool-execution-update";
+  type: "tool_execution_update";
   toolCallId: string;
   toolName: string;
-  update: AgentToolUpdate;
+  /** The call's arguments, as for `tool_execution_start`. */
+  args: Record<string, unknown>;
+  /** What the tool passed to `onUpdate`. */
+  partialResult: AgentToolUpdate;
 }
 
 /** A tool call finished; its tool result message follows (see the order on {@link AgentEvent}). */
 export interface ToolExecutionEndEvent {
-  type: "tool-execution-end";
+  type: "tool_execution_end";
   toolCallId: string;
   toolName: string;
   result: AgentToolResult;
@@ -68,7 +73,7 @@ export interface ToolExecutionEndEvent {
 
 /** A turn ended: its assistant message and the tool results appended for it. */
 export interface TurnEndEvent {
-  type: "turn-end";
+  type: "turn_end";
   turnIndex: number;
   message: AssistantMessage;
   toolResults: ToolResultMessage[];
@@ -76,7 +81,7 @@ export interface TurnEndEvent {
 
 /** The run ended. Always the last event. */
 export interface AgentEndEvent {
-  type: "agent-end";
+  type: "agent_end";
   /** Every message this run appended, in order (prompts, steering, responses, tool results). */
   messages: AgentMessage[];
   /**
@@ -90,28 +95,28 @@ export interface AgentEndEvent {
  * Every event of a run, emitted through `onEvent` in this order:
  *
  * ```text
- * agent-start
- *   turn-start {turnIndex: 0}
- *     message-start / message-end            each prompt, then each steering message pending
- *     message-start                          the assistant response begins (partial message)
- *     message-update …                       one per provider event
- *     message-end                            the final assistant message
- *     tool-execution-start                   per tool call, in the response's order
- *     tool-execution-update …
- *     tool-execution-end
- *     message-start / message-end            the tool result messages, in the response's order
- *   turn-end
- *   turn-start {turnIndex: 1}               when tool results, steering or follow-ups continue the run
- *     message-start / message-end            steering or follow-up messages
+ * agent_start
+ *   turn_start {turnIndex: 0}
+ *     message_start / message_end            each prompt, then each steering message pending
+ *     message_start                          the assistant response begins (partial message)
+ *     message_update …                       one per provider event
+ *     message_end                            the final assistant message
+ *     tool_execution_start                   per tool call, in the response's order
+ *     tool_execution_update …
+ *     tool_execution_end
+ *     message_start / message_end            the tool result messages, in the response's order
+ *   turn_end
+ *   turn_start {turnIndex: 1}               when tool results, steering or follow-ups continue the run
+ *     message_start / message_end            steering or follow-up messages
  *     …
- *   turn-end
- * agent-end
+ *   turn_end
+ * agent_end
  * ```
  *
  * Tool calls: a sequential call emits start, updates, end, then its result message before the
  * next call starts. A group of neighbouring parallel calls emits every start (in order), then the
  * ends in completion order, then the group's result messages in the response's order. An assistant
- * message with stop reason `error` or `aborted` runs no tools; the run ends after its `turn-end`.
+ * message with stop reason `error` or `aborted` runs no tools; the run ends after its `turn_end`.
  */
 export type AgentEvent =
   | AgentStartEvent

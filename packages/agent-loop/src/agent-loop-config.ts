@@ -118,7 +118,7 @@ export interface AgentLoopConfig {
    */
   getFollowUpMessages?: () => readonly AgentMessage[] | Promise<readonly AgentMessage[]>;
   /**
-   * Called between turns, after `turn-end` and before the next `turn-start`, only when the run
+   * Called between turns, after `turn_end` and before the next `turn_start`, only when the run
    * continues. The runtime compacts here and replaces the context with the store's projection.
    * Return `undefined` to keep the state.
    *
@@ -140,10 +140,10 @@ export interface AgentLoopConfig {
 
 /** What {@link runAgentLoop} resolves with. */
 export interface AgentLoopResult {
-  /** Every message the run appended, in order. Same list as `agent-end`'s `messages`. */
+  /** Every message the run appended, in order. Same list as `agent_end`'s `messages`. */
   messages: AgentMessage[];
   /** The final context: the input messages (or `prepareNextTurn`'s replacement) plus what was appended. */
   context: AgentMessage[];
-  /** Same as `agent-end`'s `stopReason`. */
+  /** Same as `agent_end`'s `stopReason`. */
   stopReason: StopReason;
 }

@@ -6,7 +6,7 @@ const MARKER = Symbol.for("arbor.error.agent-loop");
  * Codes of {@link AgentLoopError}, all programmer errors:
  * - `AGENT_LOOP_CONFIG_INVALID`: the configuration handed to `runAgentLoop` is unusable (missing
  *   provider or model, duplicate or malformed tools, bad `toolExecution`); the message names the
- *   setting. Thrown before `agent-start`.
+ *   setting. Thrown before `agent_start`.
  * - `AGENT_LOOP_EVENT_HANDLER_FAILED`: the `onEvent` callback threw; `cause` holds its error. The run
  *   is aborted (stream and tools get the abort signal) before the error is thrown.
  */

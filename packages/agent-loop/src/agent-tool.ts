@@ -31,7 +31,7 @@ export interface AgentToolExecuteContext {
   /** Id of the tool call being executed (from the assistant message). */
   toolCallId: string;
   /**
-   * Reports progress; each call becomes a `tool-execution-update` event. Calls after `execute`
+   * Reports progress; each call becomes a `tool_execution_update` event. Calls after `execute`
    * settled are ignored. Never throws.
    */
   onUpdate: (update: AgentToolUpdate) => void;

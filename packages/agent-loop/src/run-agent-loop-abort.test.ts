@@ -26,12 +26,12 @@ describe("runAgentLoop: abort", () => {
       errorMessage: ABORTED_BEFORE_REQUEST,
     });
     expect(recorder.labels()).toEqual([
-      "agent-start",
-      "turn-start:0",
-      "message-start:assistant(aborted)",
-      "message-end:assistant(aborted)",
-      "turn-end:0",
-      "agent-end:aborted",
+      "agent_start",
+      "turn_start:0",
+      "message_start:assistant(aborted)",
+      "message_end:assistant(aborted)",
+      "turn_end:0",
+      "agent_end:aborted",
     ]);
   });
 
@@ -52,7 +52,8 @@ describe("runAgentLoop: abort", () => {
       signal: controller.signal,
       onEvent: (event) => {
         recorder.onEvent(event);
-        if (event.type === "message-update" && event.providerEvent.type === "text-delta") controller.abort();
+        if (event.type === "message_update" && event.assistantMessageEvent.type === "text-delta")
+          controller.abort();
       },
     });
     expect(signal?.aborted).toBe(true);
@@ -60,9 +61,9 @@ describe("runAgentLoop: abort", () => {
     expect(result.messages[0]).toMatchObject({ role: "assistant", stopReason: "aborted" });
     expect(textOf(result.messages[0])).toBe("partial ");
     expect(recorder.labels().slice(-3)).toEqual([
-      "message-end:assistant(aborted)",
-      "turn-end:0",
-      "agent-end:aborted",
+      "message_end:assistant(aborted)",
+      "turn_end:0",
+      "agent_end:aborted",
     ]);
   });
 
@@ -118,9 +119,9 @@ describe("runAgentLoop: abort", () => {
       ["2", true, ABORTED_TOOL_TEXT],
     ]);
     expect(recorder.labels().slice(-3)).toEqual([
-      "message-end:toolResult(2)",
-      "turn-end:0",
-      "agent-end:aborted",
+      "message_end:toolResult(2)",
+      "turn_end:0",
+      "agent_end:aborted",
     ]);
   });
 
@@ -134,7 +135,7 @@ describe("runAgentLoop: abort", () => {
       signal: controller.signal,
       getFollowUpMessages: () => [user("never used")],
       onEvent: (event) => {
-        if (event.type === "message-end" && event.message.role === "assistant") controller.abort();
+        if (event.type === "message_end" && event.message.role === "assistant") controller.abort();
       },
     });
     expect(result.stopReason).toBe("aborted");

@@ -135,19 +135,19 @@ describe("runAgentLoop: steering, follow-ups and prepareNextTurn", () => {
       "assistant:saw follow-up",
     ]);
     expect(provider.calls.map((entry) => entry.request.messages.length)).toEqual([1, 4, 6]);
-    expect(recorder.labels().filter((label) => label.startsWith("turn-") || label.includes("user"))).toEqual([
-      "turn-start:0",
-      "message-start:user",
-      "message-end:user",
-      "turn-end:0",
-      "turn-start:1",
-      "message-start:user",
-      "message-end:user",
-      "turn-end:1",
-      "turn-start:2",
-      "message-start:user",
-      "message-end:user",
-      "turn-end:2",
+    expect(recorder.labels().filter((label) => label.startsWith("turn_") || label.includes("user"))).toEqual([
+      "turn_start:0",
+      "message_start:user",
+      "message_end:user",
+      "turn_end:0",
+      "turn_start:1",
+      "message_start:user",
+      "message_end:user",
+      "turn_end:1",
+      "turn_start:2",
+      "message_start:user",
+      "message_end:user",
+      "turn_end:2",
     ]);
   });
 
@@ -177,11 +177,11 @@ describe("runAgentLoop: steering, follow-ups and prepareNextTurn", () => {
         };
       },
       onEvent: (event) => {
-        if (event.type.startsWith("turn-")) order.push(event.type);
+        if (event.type.startsWith("turn_")) order.push(event.type);
       },
     });
     expect(seen).toEqual([{ turnIndex: 1, count: 4, last: "toolUse" }]);
-    expect(order).toEqual(["turn-start", "turn-end", "prepareNextTurn", "turn-start", "turn-end"]);
+    expect(order).toEqual(["turn_start", "turn_end", "prepareNextTurn", "turn_start", "turn_end"]);
     const second = provider.calls[1]?.request;
     expect(second?.model).toEqual(otherModel);
     expect(second?.messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult"]);

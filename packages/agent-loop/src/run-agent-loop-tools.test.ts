@@ -42,7 +42,7 @@ async function runCalls(blocks: ToolCall[], tools: AgentTool[], toolExecution?: 
   const results = result.messages.filter(
     (message): message is ToolResultMessage => message.role === "toolResult",
   );
-  const toolLabels = recorder.labels().filter((label) => /tool-execution|toolResult/.test(label));
+  const toolLabels = recorder.labels().filter((label) => /tool_execution|toolResult/.test(label));
   return { result, results, toolLabels, provider };
 }
 
@@ -64,14 +64,14 @@ describe("runAgentLoop: tool execution", () => {
     const { results, toolLabels } = await runCalls([call("a", "slow"), call("b", "fast")], tools);
     expect(log).toEqual(["slow started", "fast started"]);
     expect(toolLabels).toEqual([
-      "tool-execution-start:a",
-      "tool-execution-start:b",
-      "tool-execution-end:b",
-      "tool-execution-end:a",
-      "message-start:toolResult(a)",
-      "message-end:toolResult(a)",
-      "message-start:toolResult(b)",
-      "message-end:toolResult(b)",
+      "tool_execution_start:a",
+      "tool_execution_start:b",
+      "tool_execution_end:b",
+      "tool_execution_end:a",
+      "message_start:toolResult(a)",
+      "message_end:toolResult(a)",
+      "message_start:toolResult(b)",
+      "message_end:toolResult(b)",
     ]);
     expect(results.map(textOf)).toEqual(["slow done", "fast done"]);
   });
@@ -105,10 +105,10 @@ describe("runAgentLoop: tool execution", () => {
       "p3:end",
     ]);
     expect(toolLabels.slice(8, 12)).toEqual([
-      "tool-execution-start:3",
-      "tool-execution-end:3",
-      "message-start:toolResult(3)",
-      "message-end:toolResult(3)",
+      "tool_execution_start:3",
+      "tool_execution_end:3",
+      "message_start:toolResult(3)",
+      "message_end:toolResult(3)",
     ]);
   });
 
@@ -184,7 +184,7 @@ describe("runAgentLoop: tool execution", () => {
     expect(textOf(toolResult)).toBe(truncatedToolCallText("write"));
     expect(provider.calls).toHaveLength(2);
     expect(result.stopReason).toBe("stop");
-    expect(recorder.labels()).toContain("tool-execution-end:c1:error");
+    expect(recorder.labels()).toContain("tool_execution_end:c1:error");
   });
 
   it("emits updates before the end and ignores updates after the tool settled", async () => {
@@ -206,19 +206,19 @@ describe("runAgentLoop: tool execution", () => {
       messages: [user("q")],
       tools: [chatty],
       onEvent: (event) => {
-        if (event.type === "tool-execution-end") late?.({ details: "late" });
+        if (event.type === "tool_execution_end") late?.({ details: "late" });
         recorder.onEvent(event);
       },
     });
     const updates = recorder.events.flatMap((event) =>
-      event.type === "tool-execution-update" ? [event.update.details] : [],
+      event.type === "tool_execution_update" ? [event.partialResult.details] : [],
     );
     expect(updates).toEqual(["one", "two"]);
     expect(recorder.labels().filter((label) => label.includes(":c"))).toEqual([
-      "tool-execution-start:c",
-      "tool-execution-update:c",
-      "tool-execution-update:c",
-      "tool-execution-end:c",
+      "tool_execution_start:c",
+      "tool_execution_update:c",
+      "tool_execution_update:c",
+      "tool_execution_end:c",
     ]);
   });
 });

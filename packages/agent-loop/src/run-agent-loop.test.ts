@@ -34,17 +34,17 @@ describe("runAgentLoop: turns and events", () => {
       onEvent: recorder.onEvent,
     });
     expect(recorder.labels()).toEqual([
-      "agent-start",
-      "turn-start:0",
-      "message-start:user",
-      "message-end:user",
-      "message-start:assistant(stop)",
-      "message-update:text-start",
-      "message-update:text-delta",
-      "message-update:text-end",
-      "message-end:assistant(stop)",
-      "turn-end:0",
-      "agent-end:stop",
+      "agent_start",
+      "turn_start:0",
+      "message_start:user",
+      "message_end:user",
+      "message_start:assistant(stop)",
+      "message_update:text-start",
+      "message_update:text-delta",
+      "message_update:text-end",
+      "message_end:assistant(stop)",
+      "turn_end:0",
+      "agent_end:stop",
     ]);
     expect(result.stopReason).toBe("stop");
     expect(result.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
@@ -75,24 +75,24 @@ describe("runAgentLoop: turns and events", () => {
       systemPrompt: "Be brief.",
       onEvent: recorder.onEvent,
     });
-    expect(recorder.labels().filter((entry) => !entry.startsWith("message-update"))).toEqual([
-      "agent-start",
-      "turn-start:0",
-      "message-start:user",
-      "message-end:user",
-      "message-start:assistant(stop)",
-      "message-end:assistant(toolUse)",
-      "tool-execution-start:c1",
-      "tool-execution-update:c1",
-      "tool-execution-end:c1",
-      "message-start:toolResult(c1)",
-      "message-end:toolResult(c1)",
-      "turn-end:0",
-      "turn-start:1",
-      "message-start:assistant(stop)",
-      "message-end:assistant(stop)",
-      "turn-end:1",
-      "agent-end:stop",
+    expect(recorder.labels().filter((entry) => !entry.startsWith("message_update"))).toEqual([
+      "agent_start",
+      "turn_start:0",
+      "message_start:user",
+      "message_end:user",
+      "message_start:assistant(stop)",
+      "message_end:assistant(toolUse)",
+      "tool_execution_start:c1",
+      "tool_execution_update:c1",
+      "tool_execution_end:c1",
+      "message_start:toolResult(c1)",
+      "message_end:toolResult(c1)",
+      "turn_end:0",
+      "turn_start:1",
+      "message_start:assistant(stop)",
+      "message_end:assistant(stop)",
+      "turn_end:1",
+      "agent_end:stop",
     ]);
     const toolResult = result.messages[2] as ToolResultMessage;
     expect(toolResult).toMatchObject({
@@ -109,8 +109,8 @@ describe("runAgentLoop: turns and events", () => {
     expect(second?.tools).toEqual([
       { name: "echo", description: echo.description, parameters: echo.parameters },
     ]);
-    const turnEnd = recorder.events.find((event) => event.type === "turn-end");
-    expect(turnEnd?.type === "turn-end" && turnEnd.toolResults).toEqual([toolResult]);
+    const turnEnd = recorder.events.find((event) => event.type === "turn_end");
+    expect(turnEnd?.type === "turn_end" && turnEnd.toolResults).toEqual([toolResult]);
   });
 
   it("passes stream options and its own signal to the provider", async () => {
@@ -153,9 +153,9 @@ describe("runAgentLoop: turns and events", () => {
     expect(ran).toBe(false);
     expect(result.stopReason).toBe("error");
     expect(recorder.labels().slice(-3)).toEqual([
-      "message-end:assistant(error)",
-      "turn-end:0",
-      "agent-end:error",
+      "message_end:assistant(error)",
+      "turn_end:0",
+      "agent_end:error",
     ]);
     expect(result.messages[0]).toMatchObject({ role: "assistant", errorMessage: "overloaded" });
   });
@@ -185,7 +185,7 @@ describe("runAgentLoop: turns and events", () => {
 });
 
 describe("runAgentLoop: programmer errors", () => {
-  it("rejects an unusable config before agent-start", async () => {
+  it("rejects an unusable config before agent_start", async () => {
     const recorder = recordEvents();
     const provider = createScriptedProvider([]);
     const failure = await runAgentLoop({
@@ -221,7 +221,7 @@ describe("runAgentLoop: programmer errors", () => {
       model: testModel,
       messages: [user("q")],
       onEvent: (event) => {
-        if (event.type === "message-update") throw new Error("listener bug");
+        if (event.type === "message_update") throw new Error("listener bug");
       },
     }).catch((error: unknown) => error);
     expect((failure as AgentLoopError).code).toBe("AGENT_LOOP_EVENT_HANDLER_FAILED");

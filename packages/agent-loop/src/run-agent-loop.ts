@@ -14,7 +14,7 @@ import { validateLoopConfig } from "./internal/validate-loop-config";
  * Runs the agent loop: appends `prompts`, streams an assistant response, runs the tool calls it
  * asks for, appends the results, and repeats until the model stops without tool calls and no
  * steering or follow-up message is waiting. Events go to `config.onEvent` in the order documented on
- * `AgentEvent` (agent-start … agent-end, every turn bracketed by turn-start / turn-end).
+ * `AgentEvent` (agent_start … agent_end, every turn bracketed by turn_start / turn_end).
  *
  * Before every request the seams run in this order: `transformContext` → `convertToLlm` →
  * `normalizeContext`, then `provider.stream`.
@@ -27,11 +27,11 @@ import { validateLoopConfig } from "./internal/validate-loop-config";
  *   message whose stop reason is `error` and whose `errorMessage` says what failed.
  * - **Abort** (`config.signal`): the streaming response is cancelled and ends as `aborted`, running
  *   tools are abandoned with aborted error results (tools not started yet get them too), no new
- *   turn starts, and `agent-end` reports stop reason `aborted`.
+ *   turn starts, and `agent_end` reports stop reason `aborted`.
  *
  * Does not mutate `config.messages` or `config.prompts`.
  *
- * @throws AgentLoopError `AGENT_LOOP_CONFIG_INVALID` (rejected before `agent-start`) for an
+ * @throws AgentLoopError `AGENT_LOOP_CONFIG_INVALID` (rejected before `agent_start`) for an
  * unusable config; `AGENT_LOOP_EVENT_HANDLER_FAILED` when `onEvent` throws (the run is aborted first).
  */
 export async function runAgentLoop(config: AgentLoopConfig): Promise<AgentLoopResult> {
@@ -77,8 +77,8 @@ async function runTurns(
     context.push(message);
     appended.push(message);
     if (!announce) return;
-    await emitter.emit({ type: "message-start", message });
-    await emitter.emit({ type: "message-end", message });
+    await emitter.emit({ type: "message_start", message });
+    await emitter.emit({ type: "message_end", message });
   };
   // A hook that failed before a request; the next turn reports it instead of sending the request.
   let failure: string | undefined;
@@ -92,7 +92,7 @@ async function runTurns(
     }
   };
 
-  await emitter.emit({ type: "agent-start" });
+  await emitter.emit({ type: "agent_start" });
   let pending: AgentMessage[] = [...(config.prompts ?? [])];
   pending.push(...(await poll("getSteeringMessages", config.getSteeringMessages)));
   let stopReason: StopReason;
@@ -115,7 +115,7 @@ async function runTurns(
       // Preparation may take long: pick up steering that arrived meanwhile.
       if (pending.length === 0) pending = await poll("getSteeringMessages", config.getSteeringMessages);
     }
-    await emitter.emit({ type: "turn-start", turnIndex });
+    await emitter.emit({ type: "turn_start", turnIndex, timestamp: Date.now() });
     for (const message of pending) await append(message, true);
     pending = [];
 
@@ -125,7 +125,7 @@ async function runTurns(
         : await emitFailure(emitter, createFailedAssistantMessage(model, "error", failure));
     await append(message, false);
     if (message.stopReason === "error" || message.stopReason === "aborted") {
-      await emitter.emit({ type: "turn-end", turnIndex, message, toolResults: [] });
+      await emitter.emit({ type: "turn_end", turnIndex, message, toolResults: [] });
       stopReason = message.stopReason;
       break;
     }
@@ -142,7 +142,7 @@ async function runTurns(
             ...(message.stopReason === "length" ? { skipWith: truncatedToolCallText } : {}),
           });
     for (const result of toolResults) await append(result, false);
-    await emitter.emit({ type: "turn-end", turnIndex, message, toolResults });
+    await emitter.emit({ type: "turn_end", turnIndex, message, toolResults });
     if (signal.aborted) {
       stopReason = "aborted";
       break;
@@ -157,13 +157,13 @@ async function runTurns(
       }
     }
   }
-  await emitter.emit({ type: "agent-end", messages: appended, stopReason });
+  await emitter.emit({ type: "agent_end", messages: appended, stopReason });
   return { messages: appended, context, stopReason };
 }
 
 async function emitFailure(emitter: SerialEmitter, message: AssistantMessage): Promise<AssistantMessage> {
-  await emitter.emit({ type: "message-start", message });
-  await emitter.emit({ type: "message-end", message });
+  await emitter.emit({ type: "message_start", message });
+  await emitter.emit({ type: "message_end", message });
   return message;
 }
 

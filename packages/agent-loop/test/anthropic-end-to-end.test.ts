@@ -65,8 +65,8 @@ describe("runAgentLoop through the Anthropic SDK adapter", () => {
       systemPrompt: "You are terse.",
       onEvent: (event: AgentEvent) => {
         types.push(event.type);
-        if (event.type === "message-update" && event.providerEvent.type === "text-delta") {
-          deltas.push(event.providerEvent.delta);
+        if (event.type === "message_update" && event.assistantMessageEvent.type === "text-delta") {
+          deltas.push(event.assistantMessageEvent.delta);
         }
       },
     });
@@ -87,13 +87,13 @@ describe("runAgentLoop through the Anthropic SDK adapter", () => {
     });
     expect(result.messages[3]).toMatchObject({ content: [{ type: "text", text: "The file has contents." }] });
     expect(deltas.join("")).toBe("Let me look.The file has contents.");
-    expect(types.filter((type) => type.startsWith("turn-") || type.startsWith("tool-"))).toEqual([
-      "turn-start",
-      "tool-execution-start",
-      "tool-execution-end",
-      "turn-end",
-      "turn-start",
-      "turn-end",
+    expect(types.filter((type) => type.startsWith("turn_") || type.startsWith("tool_"))).toEqual([
+      "turn_start",
+      "tool_execution_start",
+      "tool_execution_end",
+      "turn_end",
+      "turn_start",
+      "turn_end",
     ]);
 
     expect(server.requests).toHaveLength(2);
@@ -117,7 +117,8 @@ describe("runAgentLoop through the Anthropic SDK adapter", () => {
       messages: [{ role: "user", content: "Talk slowly.", timestamp: Date.now() }],
       signal: controller.signal,
       onEvent: (event) => {
-        if (event.type === "message-update" && event.providerEvent.type === "text-delta") controller.abort();
+        if (event.type === "message_update" && event.assistantMessageEvent.type === "text-delta")
+          controller.abort();
       },
     });
     expect(result.stopReason).toBe("aborted");

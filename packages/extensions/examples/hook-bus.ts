@@ -4,14 +4,14 @@ import { createHookBus, defineExtension, type ExtensionApi, installExtension } f
 
 interface AppHooks {
   // A notification: handlers return nothing.
-  "turn-end": { event: { turnIndex: number }; result: undefined };
+  turn_end: { event: { turnIndex: number }; result: undefined };
   // An interceptor: handlers may cancel or replace the result.
   beforeCompact: { event: { tokens: number }; result: { cancel?: boolean } };
 }
 
 const bus = createHookBus<AppHooks>({ defaultTimeoutMs: 10_000 });
 const failures: string[] = [];
-bus.on("hook-error", ({ error }) => {
+bus.on("hook_error", ({ error }) => {
   failures.push(`${error.code}: ${error.message}`);
 });
 
@@ -20,15 +20,15 @@ const guard = defineExtension<ExtensionApi<AppHooks>>({
   name: "small-context-guard",
   setup(api) {
     api.on("beforeCompact", (event) => (event.tokens < 1000 ? { cancel: true } : undefined));
-    api.on("turn-end", () => {
+    api.on("turn_end", () => {
       throw new Error("a failing handler never breaks the caller");
     });
   },
 });
 const uninstall = await installExtension(bus, guard);
 
-await bus.emit("turn-end", { turnIndex: 0 });
-assert.equal(failures.length, 1); // reported as a hook-error event, not thrown
+await bus.emit("turn_end", { turnIndex: 0 });
+assert.equal(failures.length, 1); // reported as a hook_error event, not thrown
 
 const small = await bus.intercept("beforeCompact", { tokens: 500 });
 assert.deepEqual([small.cancelled, small.cancelledBy], [true, "small-context-guard"]);

@@ -1,6 +1,6 @@
 /**
  * The hook bus's dispatch rules not covered by create-hook-bus.test.ts: what a notification does
- * with results, odd interceptor results, the hook-error report, the default timeout and warning,
+ * with results, odd interceptor results, the hook_error report, the default timeout and warning,
  * unsubscribing in every position, and the timeout validation.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -9,7 +9,7 @@ import type { HookError } from "./hook-error";
 import type { HookErrorEvent } from "./hook-map";
 
 interface TestHooks {
-  "turn-start": { event: { turnIndex: number }; result: undefined };
+  turn_start: { event: { turnIndex: number }; result: undefined };
   beforeCompact: { event: { tokens: number }; result: { cancel?: unknown; summary?: string } | null };
 }
 
@@ -43,14 +43,14 @@ describe("createHookBus: notifications", () => {
     const bus = createHookBus<TestHooks>();
     const seen: unknown[] = [];
     bus.on(
-      "turn-start",
+      "turn_start",
       (event, context) => {
         seen.push([event.turnIndex, context.hookName, context.extensionId, context.signal.aborted]);
       },
       { extensionId: "watcher" },
     );
-    await bus.emit("turn-start", { turnIndex: 7 });
-    expect(seen).toEqual([[7, "turn-start", "watcher", false]]);
+    await bus.emit("turn_start", { turnIndex: 7 });
+    expect(seen).toEqual([[7, "turn_start", "watcher", false]]);
   });
 });
 
@@ -112,34 +112,34 @@ describe("createHookBus: a hook nobody listens to", () => {
       cancelledBy: undefined,
       aborted: false,
     });
-    expect(await bus.emit("turn-start", { turnIndex: 0 })).toEqual({ aborted: false });
+    expect(await bus.emit("turn_start", { turnIndex: 0 })).toEqual({ aborted: false });
     expect(unreported).toEqual([]);
   });
 });
 
 describe("createHookBus: failure reports", () => {
-  it("hook-error handlers are notified: a `{ cancel: true }` from one does not stop the next", async () => {
+  it("hook_error handlers are notified: a `{ cancel: true }` from one does not stop the next", async () => {
     const bus = createHookBus<TestHooks>();
     const log: string[] = [];
-    (bus.on as (name: string, handler: () => unknown) => void)("hook-error", () => {
+    (bus.on as (name: string, handler: () => unknown) => void)("hook_error", () => {
       log.push("first");
       return { cancel: true };
     });
-    bus.on("hook-error", () => {
+    bus.on("hook_error", () => {
       log.push("second");
     });
-    bus.on("turn-start", () => {
+    bus.on("turn_start", () => {
       throw new Error("boom");
     });
-    await bus.emit("turn-start", { turnIndex: 0 });
+    await bus.emit("turn_start", { turnIndex: 0 });
     expect(log).toEqual(["first", "second"]);
   });
 
-  it("a hook-error handler receives the error with the hook name and extension id", async () => {
+  it("a hook_error handler receives the error with the hook name and extension id", async () => {
     const unreported: HookError[] = [];
     const bus = createHookBus<TestHooks>({ onUnreported: (error) => unreported.push(error) });
     const reported: HookErrorEvent[] = [];
-    bus.on("hook-error", (event) => {
+    bus.on("hook_error", (event) => {
       reported.push(event);
     });
     bus.on("beforeCompact", () => Promise.reject(new Error("nope")), { extensionId: "bad" });
@@ -151,19 +151,19 @@ describe("createHookBus: failure reports", () => {
     expect(unreported).toEqual([]);
   });
 
-  it("after the last hook-error handler is removed, failures go to onUnreported again", async () => {
+  it("after the last hook_error handler is removed, failures go to onUnreported again", async () => {
     const unreported: HookError[] = [];
     const bus = createHookBus<TestHooks>({ onUnreported: (error) => unreported.push(error) });
-    const off = bus.on("hook-error", () => {});
-    bus.on("turn-start", () => {
+    const off = bus.on("hook_error", () => {});
+    bus.on("turn_start", () => {
       throw new Error("boom");
     });
-    await bus.emit("turn-start", { turnIndex: 0 });
+    await bus.emit("turn_start", { turnIndex: 0 });
     expect(unreported).toEqual([]);
     off();
-    await bus.emit("turn-start", { turnIndex: 1 });
+    await bus.emit("turn_start", { turnIndex: 1 });
     expect(unreported.map((error) => error.message)).toEqual([
-      'A handler without extension id failed in hook "turn-start": boom',
+      'A handler without extension id failed in hook "turn_start": boom',
     ]);
   });
 
@@ -174,10 +174,10 @@ describe("createHookBus: failure reports", () => {
     });
     try {
       const bus = createHookBus<TestHooks>();
-      bus.on("turn-start", () => {
+      bus.on("turn_start", () => {
         throw new Error("boom");
       });
-      await bus.emit("turn-start", { turnIndex: 0 });
+      await bus.emit("turn_start", { turnIndex: 0 });
     } finally {
       spy.mockRestore();
     }
@@ -192,9 +192,9 @@ describe("createHookBus: timeouts and registrations", () => {
     vi.useFakeTimers();
     const unreported: HookError[] = [];
     const bus = createHookBus<TestHooks>({ onUnreported: (error) => unreported.push(error) });
-    bus.on("turn-start", () => new Promise<void>(() => {}));
+    bus.on("turn_start", () => new Promise<void>(() => {}));
     let settled = false;
-    const emitting = bus.emit("turn-start", { turnIndex: 0 }).then(() => {
+    const emitting = bus.emit("turn_start", { turnIndex: 0 }).then(() => {
       settled = true;
     });
     await vi.advanceTimersByTimeAsync(29_999);
@@ -210,8 +210,8 @@ describe("createHookBus: timeouts and registrations", () => {
       defaultTimeoutMs: Number.POSITIVE_INFINITY,
       onUnreported: (error) => unreported.push(error),
     });
-    bus.on("turn-start", () => new Promise<void>(() => {}), { timeoutMs: 10 });
-    await bus.emit("turn-start", { turnIndex: 0 });
+    bus.on("turn_start", () => new Promise<void>(() => {}), { timeoutMs: 10 });
+    await bus.emit("turn_start", { turnIndex: 0 });
     expect(unreported.map((error) => error.timeoutMs)).toEqual([10]);
   });
 
@@ -220,36 +220,36 @@ describe("createHookBus: timeouts and registrations", () => {
       const bus = createHookBus<TestHooks>();
       const log: number[] = [];
       const offs = [0, 1, 2].map((index) =>
-        bus.on("turn-start", () => {
+        bus.on("turn_start", () => {
           log.push(index);
         }),
       );
       offs[position]?.();
       offs[position]?.();
-      await bus.emit("turn-start", { turnIndex: 0 });
+      await bus.emit("turn_start", { turnIndex: 0 });
       expect(log).toEqual([0, 1, 2].filter((index) => index !== position));
-      expect(bus.listenerCount("turn-start")).toBe(2);
+      expect(bus.listenerCount("turn_start")).toBe(2);
     }
   });
 
   it("counts handlers per name, zero for a name nobody registered", () => {
     const bus = createHookBus<TestHooks>();
-    expect(bus.listenerCount("turn-start")).toBe(0);
-    bus.on("turn-start", () => {});
+    expect(bus.listenerCount("turn_start")).toBe(0);
+    bus.on("turn_start", () => {});
     bus.on("beforeCompact", () => undefined);
     bus.on("beforeCompact", () => undefined);
-    expect(bus.listenerCount("turn-start")).toBe(1);
+    expect(bus.listenerCount("turn_start")).toBe(1);
     expect(bus.listenerCount("beforeCompact")).toBe(2);
-    expect(bus.listenerCount("hook-error")).toBe(0);
+    expect(bus.listenerCount("hook_error")).toBe(0);
   });
 
   it.each([0, -5, Number.NaN, "10" as unknown as number])(
     "rejects the timeout %s with a message naming it",
     (bad) => {
       const bus = createHookBus<TestHooks>();
-      expect(() => bus.on("turn-start", () => {}, { timeoutMs: bad })).toThrow(
+      expect(() => bus.on("turn_start", () => {}, { timeoutMs: bad })).toThrow(
         new RangeError(
-          `timeoutMs of a "turn-start" handler must be a positive number of milliseconds or Infinity, got ${String(bad)}`,
+          `timeoutMs of a "turn_start" handler must be a positive number of milliseconds or Infinity, got ${String(bad)}`,
         ),
       );
       expect(() => createHookBus<TestHooks>({ defaultTimeoutMs: bad })).toThrow(

@@ -9,7 +9,7 @@ interface Message {
 }
 
 interface PayloadHooks {
-  "message-end": { event: { message: Message; error: Error; signal: AbortSignal }; result: undefined };
+  message_end: { event: { message: Message; error: Error; signal: AbortSignal }; result: undefined };
   context: { event: { messages: Message[] }; result: { messages?: unknown } };
 }
 
@@ -17,7 +17,7 @@ function recordingBus(copyEvents: boolean) {
   const unreported: HookError[] = [];
   const bus = createHookBus<PayloadHooks>({ copyEvents, onUnreported: (error) => unreported.push(error) });
   const reported: HookErrorEvent[] = [];
-  bus.on("hook-error", (event) => {
+  bus.on("hook_error", (event) => {
     reported.push(event);
   });
   return { bus, reported };
@@ -31,16 +31,16 @@ describe("createHookBus: copyEvents", () => {
     const seen: unknown[] = [];
     const error = new Error("kept as is");
     const signal = new AbortController().signal;
-    bus.on("message-end", (event) => {
+    bus.on("message_end", (event) => {
       (event.message as unknown as { content: string }).content = "oops";
       event.message.role = "assistant";
     });
-    bus.on("message-end", (event) => {
+    bus.on("message_end", (event) => {
       seen.push(event.message.content.map((block) => block.text));
       seen.push(event.error === error, event.signal === signal);
     });
     const original = message();
-    await bus.emit("message-end", { message: original, error, signal });
+    await bus.emit("message_end", { message: original, error, signal });
     expect(original).toEqual(message());
     expect(seen).toEqual([["hello"], true, true]);
     expect(reported).toEqual([]);
@@ -62,10 +62,10 @@ describe("createHookBus: copyEvents", () => {
   it("passes the caller's object itself without copyEvents", async () => {
     const { bus } = recordingBus(false);
     const original = message();
-    bus.on("message-end", (event) => {
+    bus.on("message_end", (event) => {
       event.message.role = "changed";
     });
-    await bus.emit("message-end", {
+    await bus.emit("message_end", {
       message: original,
       error: new Error("e"),
       signal: new AbortController().signal,

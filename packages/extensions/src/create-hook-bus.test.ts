@@ -4,7 +4,7 @@ import type { HookError } from "./hook-error";
 import type { HookErrorEvent } from "./hook-map";
 
 interface TestHooks {
-  "turn-start": { event: { turnIndex: number }; result: undefined };
+  turn_start: { event: { turnIndex: number }; result: undefined };
   beforeCompact: { event: { tokens: number }; result: { cancel?: boolean; summary?: string } };
 }
 
@@ -12,7 +12,7 @@ function createRecordingBus(options: { defaultTimeoutMs?: number } = {}) {
   const unreported: HookError[] = [];
   const bus = createHookBus<TestHooks>({ ...options, onUnreported: (error) => unreported.push(error) });
   const reported: HookErrorEvent[] = [];
-  bus.on("hook-error", (event) => {
+  bus.on("hook_error", (event) => {
     reported.push(event);
   });
   return { bus, reported, unreported };
@@ -22,14 +22,14 @@ describe("createHookBus: emit", () => {
   it("runs handlers one at a time in registration order and awaits each", async () => {
     const { bus } = createRecordingBus();
     const log: string[] = [];
-    bus.on("turn-start", async (event) => {
+    bus.on("turn_start", async (event) => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       log.push(`a${event.turnIndex}`);
     });
-    bus.on("turn-start", (event) => {
+    bus.on("turn_start", (event) => {
       log.push(`b${event.turnIndex}`);
     });
-    const outcome = await bus.emit("turn-start", { turnIndex: 3 });
+    const outcome = await bus.emit("turn_start", { turnIndex: 3 });
     expect(log).toEqual(["a3", "b3"]);
     expect(outcome).toEqual({ aborted: false });
   });
@@ -38,25 +38,25 @@ describe("createHookBus: emit", () => {
     const { bus, reported } = createRecordingBus();
     const log: string[] = [];
     bus.on(
-      "turn-start",
+      "turn_start",
       () => {
         throw new Error("boom");
       },
       { extensionId: "faulty" },
     );
-    bus.on("turn-start", async () => {
+    bus.on("turn_start", async () => {
       throw new Error("async boom");
     });
-    bus.on("turn-start", () => {
+    bus.on("turn_start", () => {
       log.push("ran");
     });
-    await bus.emit("turn-start", { turnIndex: 0 });
+    await bus.emit("turn_start", { turnIndex: 0 });
     expect(log).toEqual(["ran"]);
     expect(reported.map((event) => [event.hookName, event.extensionId, event.error.code])).toEqual([
-      ["turn-start", "faulty", "HOOK_FAILED"],
-      ["turn-start", undefined, "HOOK_FAILED"],
+      ["turn_start", "faulty", "HOOK_FAILED"],
+      ["turn_start", undefined, "HOOK_FAILED"],
     ]);
-    expect(reported[0]?.error.message).toBe('Extension "faulty" failed in hook "turn-start": boom');
+    expect(reported[0]?.error.message).toBe('Extension "faulty" failed in hook "turn_start": boom');
     expect(reported[0]?.error.cause).toEqual(new Error("boom"));
   });
 
@@ -65,17 +65,17 @@ describe("createHookBus: emit", () => {
     let seenSignal: AbortSignal | undefined;
     const log: string[] = [];
     bus.on(
-      "turn-start",
+      "turn_start",
       (_event, context) => {
         seenSignal = context.signal;
         return new Promise<void>(() => {});
       },
       { extensionId: "slow", timeoutMs: 20 },
     );
-    bus.on("turn-start", () => {
+    bus.on("turn_start", () => {
       log.push("next");
     });
-    await bus.emit("turn-start", { turnIndex: 1 });
+    await bus.emit("turn_start", { turnIndex: 1 });
     expect(log).toEqual(["next"]);
     expect(seenSignal?.aborted).toBe(true);
     const error = reported[0]?.error;
@@ -87,31 +87,31 @@ describe("createHookBus: emit", () => {
 
   it("uses the bus default timeout for handlers registered without one", async () => {
     const { bus, reported } = createRecordingBus({ defaultTimeoutMs: 15 });
-    bus.on("turn-start", () => new Promise<void>(() => {}));
-    await bus.emit("turn-start", { turnIndex: 1 });
+    bus.on("turn_start", () => new Promise<void>(() => {}));
+    await bus.emit("turn_start", { turnIndex: 1 });
     expect(reported[0]?.error.timeoutMs).toBe(15);
   });
 
-  it("hands failures to onUnreported when no hook-error handler exists or it fails itself", async () => {
+  it("hands failures to onUnreported when no hook_error handler exists or it fails itself", async () => {
     const unreported: HookError[] = [];
     const bus = createHookBus<TestHooks>({ onUnreported: (error) => unreported.push(error) });
-    bus.on("turn-start", () => {
+    bus.on("turn_start", () => {
       throw new Error("first");
     });
-    await bus.emit("turn-start", { turnIndex: 0 });
-    expect(unreported.map((error) => error.hookName)).toEqual(["turn-start"]);
+    await bus.emit("turn_start", { turnIndex: 0 });
+    expect(unreported.map((error) => error.hookName)).toEqual(["turn_start"]);
 
     bus.on(
-      "hook-error",
+      "hook_error",
       () => {
         throw new Error("reporter broke");
       },
       { extensionId: "reporter" },
     );
-    await bus.emit("turn-start", { turnIndex: 0 });
+    await bus.emit("turn_start", { turnIndex: 0 });
     expect(unreported.map((error) => [error.hookName, error.extensionId])).toEqual([
-      ["turn-start", undefined],
-      ["hook-error", "reporter"],
+      ["turn_start", undefined],
+      ["hook_error", "reporter"],
     ]);
   });
 
@@ -119,19 +119,19 @@ describe("createHookBus: emit", () => {
     const { bus } = createRecordingBus();
     const log: string[] = [];
     let removeSecond = () => {};
-    bus.on("turn-start", () => {
+    bus.on("turn_start", () => {
       log.push("first");
       removeSecond();
-      bus.on("turn-start", () => {
+      bus.on("turn_start", () => {
         log.push("added");
       });
     });
-    removeSecond = bus.on("turn-start", () => {
+    removeSecond = bus.on("turn_start", () => {
       log.push("second");
     });
-    await bus.emit("turn-start", { turnIndex: 0 });
+    await bus.emit("turn_start", { turnIndex: 0 });
     expect(log).toEqual(["first", "second"]);
-    expect(bus.listenerCount("turn-start")).toBe(2);
+    expect(bus.listenerCount("turn_start")).toBe(2);
   });
 
   it("unsubscribes exactly one registration, idempotently", async () => {
@@ -140,11 +140,11 @@ describe("createHookBus: emit", () => {
     const handler = () => {
       calls++;
     };
-    const off = bus.on("turn-start", handler);
-    bus.on("turn-start", handler);
+    const off = bus.on("turn_start", handler);
+    bus.on("turn_start", handler);
     off();
     off();
-    await bus.emit("turn-start", { turnIndex: 0 });
+    await bus.emit("turn_start", { turnIndex: 0 });
     expect(calls).toBe(1);
   });
 
@@ -153,29 +153,29 @@ describe("createHookBus: emit", () => {
     const controller = new AbortController();
     const log: string[] = [];
     let handlerSignal: AbortSignal | undefined;
-    bus.on("turn-start", (_event, context) => {
+    bus.on("turn_start", (_event, context) => {
       handlerSignal = context.signal;
       setTimeout(() => controller.abort(new Error("user stop")), 1);
       return new Promise<void>(() => {});
     });
-    bus.on("turn-start", () => {
+    bus.on("turn_start", () => {
       log.push("never");
     });
-    const outcome = await bus.emit("turn-start", { turnIndex: 0 }, { signal: controller.signal });
+    const outcome = await bus.emit("turn_start", { turnIndex: 0 }, { signal: controller.signal });
     expect(outcome.aborted).toBe(true);
     expect(log).toEqual([]);
     expect(handlerSignal?.aborted).toBe(true);
     expect(reported).toEqual([]);
-    expect((await bus.emit("turn-start", { turnIndex: 0 }, { signal: controller.signal })).aborted).toBe(
+    expect((await bus.emit("turn_start", { turnIndex: 0 }, { signal: controller.signal })).aborted).toBe(
       true,
     );
   });
 
   it("rejects a non-positive timeout as a programmer error", () => {
     const bus = createHookBus<TestHooks>();
-    expect(() => bus.on("turn-start", () => {}, { timeoutMs: 0 })).toThrow(RangeError);
+    expect(() => bus.on("turn_start", () => {}, { timeoutMs: 0 })).toThrow(RangeError);
     expect(() => createHookBus<TestHooks>({ defaultTimeoutMs: -1 })).toThrow(/defaultTimeoutMs/);
-    expect(() => bus.on("turn-start", () => {}, { timeoutMs: Number.POSITIVE_INFINITY })).not.toThrow();
+    expect(() => bus.on("turn_start", () => {}, { timeoutMs: Number.POSITIVE_INFINITY })).not.toThrow();
   });
 });
 
@@ -255,10 +255,10 @@ describe("createHookBus: intercept", () => {
     expectTypeOf(bus.intercept("beforeCompact", { tokens: 1 })).resolves.toHaveProperty("result");
     // @ts-expect-error beforeCompact is an interceptor, not a notification
     void bus.emit("beforeCompact", { tokens: 1 });
-    // @ts-expect-error turn-start is a notification
-    void bus.intercept("turn-start", { turnIndex: 1 });
+    // @ts-expect-error turn_start is a notification
+    void bus.intercept("turn_start", { turnIndex: 1 });
     // @ts-expect-error wrong event shape
-    void bus.emit("turn-start", { turn: 1 });
+    void bus.emit("turn_start", { turn: 1 });
     // @ts-expect-error unknown hook name
     bus.on("unknown", () => {});
   });
@@ -272,5 +272,40 @@ describe("createHookBus: intercept", () => {
     });
     await bus.emit("ping", "pong");
     expect(seen).toEqual(["pong"]);
+  });
+});
+
+describe("createHookBus: hookNames", () => {
+  it("throws EXTENSION_UNKNOWN_HOOK for a name outside the list, naming the closest one", () => {
+    const bus = createHookBus<TestHooks>({ hookNames: ["turn_start", "beforeCompact"] });
+    const register = bus.on as (
+      name: string,
+      handler: () => void,
+      options?: { extensionId?: string },
+    ) => void;
+    expect(() => register("turn-start", () => {}, { extensionId: "ext" })).toThrow(
+      expect.objectContaining({
+        code: "EXTENSION_UNKNOWN_HOOK",
+        hookName: "turn-start",
+        closestHookName: "turn_start",
+        extensionName: "ext",
+        message: 'Extension "ext": unknown hook "turn-start"; did you mean "turn_start"?',
+      }),
+    );
+    expect(bus.listenerCount("turn_start")).toBe(0);
+  });
+
+  it("accepts the listed names and hook_error", () => {
+    const bus = createHookBus<TestHooks>({ hookNames: ["turn_start", "beforeCompact"] });
+    bus.on("turn_start", () => {});
+    bus.on("hook_error", () => {});
+    expect(bus.listenerCount("turn_start")).toBe(1);
+    expect(bus.listenerCount("hook_error")).toBe(1);
+  });
+
+  it("accepts any name without the list", () => {
+    const bus = createHookBus<TestHooks>();
+    (bus.on as (name: string, handler: () => void) => void)("anything", () => {});
+    expect(bus.listenerCount("anything" as "turn_start")).toBe(1);
   });
 });

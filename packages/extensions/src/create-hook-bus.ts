@@ -1,3 +1,4 @@
+import { ExtensionError } from "./extension-error";
 import { HookError } from "./hook-error";
 import type {
   BuiltinHooks,
@@ -13,6 +14,7 @@ import type {
   InterceptResult,
   NotificationName,
 } from "./hook-map";
+import { closestName } from "./internal/closest-name";
 import { copyPlainData } from "./internal/copy-plain-data";
 import { runHandler } from "./internal/run-handler";
 
@@ -24,8 +26,8 @@ export interface CreateHookBusOptions {
   /** Timeout for handlers registered without one. Defaults to 30 s; `Infinity` disables it. */
   defaultTimeoutMs?: number;
   /**
-   * Receives hook errors nobody else saw: when no `hook-error` handler is registered, or when a
-   * `hook-error` handler fails itself. Defaults to `process.emitWarning(error)`, so a failure is
+   * Receives hook errors nobody else saw: when no `hook_error` handler is registered, or when a
+   * `hook_error` handler fails itself. Defaults to `process.emitWarning(error)`, so a failure is
    * never silent.
    *
    * Contract: must not throw (a throw propagates out of the dispatch that reported the error).
@@ -38,16 +40,23 @@ export interface CreateHookBusOptions {
    * may opt out with `shareEvent`. Default `false`: every handler gets the caller's object.
    */
   copyEvents?: boolean;
+  /**
+   * Every hook name the bus accepts (its map's keys; `hook_error` is always accepted). When given,
+   * `on` with any other name throws `ExtensionError` `EXTENSION_UNKNOWN_HOOK` naming the closest
+   * known name, so a typo or a hook the host does not implement fails at registration instead of
+   * never firing. Without it, `on` accepts any name the types allow.
+   */
+  hookNames?: readonly string[];
 }
 
 /**
- * A typed hook bus over the hook map `M` plus {@link BuiltinHooks} (`hook-error`).
+ * A typed hook bus over the hook map `M` plus {@link BuiltinHooks} (`hook_error`).
  *
  * Dispatch rules, shared by `emit` and `intercept`:
  * - handlers run **one at a time, in registration order**; the handler list is snapshotted when the
  *   dispatch starts, so handlers added or removed meanwhile take effect from the next dispatch;
  * - a handler that throws, rejects or exceeds its timeout is isolated: the bus reports a `HookError`
- *   (`HOOK_FAILED` / `HOOK_TIMEOUT`, naming the hook and the extension id) as a `hook-error` event and
+ *   (`HOOK_FAILED` / `HOOK_TIMEOUT`, naming the hook and the extension id) as a `hook_error` event and
  *   continues with the next handler; so is a result `validateResult` refuses (`HOOK_INVALID_RESULT`);
  * - with `copyEvents`, each handler gets its own copy of the event (unless the dispatch shares it);
  * - `emit` and `intercept` never reject because of a handler.
@@ -57,6 +66,8 @@ export interface HookBus<M extends HookMap<M>> {
    * Registers `handler` for `name`. Returns a function that removes exactly this registration
    * (calling it twice is harmless). The same function registered twice runs twice.
    *
+   * @throws ExtensionError `EXTENSION_UNKNOWN_HOOK` when the bus was made with `hookNames` and `name`
+   * is not one of them (nor `hook_error`); the message names the closest known name.
    * @throws RangeError when `timeoutMs` is not a positive number (a programmer error).
    */
   on<K extends keyof (M & BuiltinHooks) & string>(
@@ -121,7 +132,7 @@ function defaultOnUnreported(error: HookError): void {
  *
  * ```ts
  * const bus = createHookBus<AgentLoopEvents & CompactionHooks>();
- * bus.on("turn-end", (event) => log(event.turnIndex), { extensionId: "logger" });
+ * bus.on("turn_end", (event) => log(event.turnIndex), { extensionId: "logger" });
  * const { cancelled, result } = await bus.intercept("beforeCompact", preparation);
  * ```
  */
@@ -130,6 +141,7 @@ export function createHookBus<M extends HookMap<M>>(options: CreateHookBusOption
   const onUnreported = options.onUnreported ?? defaultOnUnreported;
   assertTimeout(defaultTimeoutMs, "defaultTimeoutMs");
   const registry = new Map<string, Registration[]>();
+  const known = options.hookNames === undefined ? undefined : new Set([...options.hookNames, "hook_error"]);
 
   async function dispatch(
     name: string,
@@ -190,12 +202,12 @@ export function createHookBus<M extends HookMap<M>>(options: CreateHookBusOption
   }
 
   async function report(error: HookError): Promise<void> {
-    if (error.hookName === "hook-error" || (registry.get("hook-error")?.length ?? 0) === 0) {
+    if (error.hookName === "hook_error" || (registry.get("hook_error")?.length ?? 0) === 0) {
       onUnreported(error);
       return;
     }
     await dispatch(
-      "hook-error",
+      "hook_error",
       { error, hookName: error.hookName, extensionId: error.extensionId },
       false,
       undefined,
@@ -204,6 +216,8 @@ export function createHookBus<M extends HookMap<M>>(options: CreateHookBusOption
 
   return {
     on(name, handler, subscribeOptions = {}) {
+      if (known !== undefined && !known.has(name))
+        throw unknownHook(name, known, subscribeOptions.extensionId);
       const timeoutMs = subscribeOptions.timeoutMs ?? defaultTimeoutMs;
       assertTimeout(timeoutMs, `timeoutMs of a "${name}" handler`);
       const registration: Registration = {
@@ -231,6 +245,22 @@ export function createHookBus<M extends HookMap<M>>(options: CreateHookBusOption
       return registry.get(name)?.length ?? 0;
     },
   };
+}
+
+function unknownHook(
+  name: unknown,
+  known: ReadonlySet<string>,
+  extensionId: string | undefined,
+): ExtensionError {
+  const hookName = String(name);
+  const closestHookName = closestName(hookName, known);
+  const owner = extensionId === undefined ? "" : `Extension "${extensionId}": `;
+  const hint = closestHookName === undefined ? "" : `; did you mean "${closestHookName}"?`;
+  return new ExtensionError("EXTENSION_UNKNOWN_HOOK", `${owner}unknown hook "${hookName}"${hint}`, {
+    extensionName: extensionId,
+    hookName,
+    ...(closestHookName === undefined ? {} : { closestHookName }),
+  });
 }
 
 function assertTimeout(value: number, what: string): void {

@@ -9,7 +9,7 @@ import { validateExtensionDefinition } from "./internal/validate-extension-defin
 export interface ExtensionDefinition<TApi = ExtensionApi<Record<never, never>>> {
   /** Contract version the extension was written against; must be {@link EXTENSION_API_VERSION}. */
   apiVersion: typeof EXTENSION_API_VERSION;
-  /** Non-empty name; used as the extension id in `hook-error` events. */
+  /** Non-empty name; used as the extension id in `hook_error` events. */
   name: string;
   /**
    * Registers the extension's handlers.
@@ -29,7 +29,7 @@ export interface ExtensionDefinition<TApi = ExtensionApi<Record<never, never>>> 
  *   apiVersion: 1,
  *   name: "audit-log",
  *   setup(api) {
- *     api.on("turn-end", (event) => console.log("turn", event.turnIndex));
+ *     api.on("turn_end", (event) => console.log("turn", event.turnIndex));
  *   },
  * });
  * ```

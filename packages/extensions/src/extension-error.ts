@@ -12,14 +12,18 @@ const MARKER = Symbol.for("arbor.error.extension");
  * - `EXTENSION_API_VERSION`: the definition declares an `apiVersion` this package does not support;
  * - `EXTENSION_SETUP_FAILED`: the extension's `setup` threw (`cause` holds the original error);
  * - `EXTENSION_TIMEOUT`: importing the file or running `setup` did not finish within the timeout
- *   (`timeoutMs` holds it): a top-level `await` or a `setup` promise that never settles.
+ *   (`timeoutMs` holds it): a top-level `await` or a `setup` promise that never settles;
+ * - `EXTENSION_UNKNOWN_HOOK`: `on` was called with a name the bus does not know (a typo, a kebab-case
+ *   spelling, a hook the host does not implement); `hookName` holds the name, `closestHookName` the
+ *   known name closest to it (by edit distance), also named in the message.
  */
 export type ExtensionErrorCode =
   | "EXTENSION_LOAD_FAILED"
   | "EXTENSION_INVALID"
   | "EXTENSION_API_VERSION"
   | "EXTENSION_SETUP_FAILED"
-  | "EXTENSION_TIMEOUT";
+  | "EXTENSION_TIMEOUT"
+  | "EXTENSION_UNKNOWN_HOOK";
 
 /** Fields of an {@link ExtensionError} besides its code. */
 export interface ExtensionErrorDetails {
@@ -31,6 +35,10 @@ export interface ExtensionErrorDetails {
   cause?: unknown;
   /** The limit that was exceeded (`EXTENSION_TIMEOUT` only). */
   timeoutMs?: number;
+  /** The unknown name passed to `on` (`EXTENSION_UNKNOWN_HOOK` only). */
+  hookName?: string;
+  /** The known hook name closest to `hookName` (`EXTENSION_UNKNOWN_HOOK` only). */
+  closestHookName?: string;
 }
 
 /**
@@ -46,6 +54,10 @@ export class ExtensionError extends Error {
   readonly extensionName: string | undefined;
   /** The limit that was exceeded (`EXTENSION_TIMEOUT` only). */
   readonly timeoutMs: number | undefined;
+  /** The unknown name passed to `on` (`EXTENSION_UNKNOWN_HOOK` only). */
+  readonly hookName: string | undefined;
+  /** The known hook name closest to `hookName` (`EXTENSION_UNKNOWN_HOOK` only). */
+  readonly closestHookName: string | undefined;
 
   constructor(code: ExtensionErrorCode, message: string, details: ExtensionErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -54,6 +66,8 @@ export class ExtensionError extends Error {
     this.file = details.file;
     this.extensionName = details.extensionName;
     this.timeoutMs = details.timeoutMs;
+    this.hookName = details.hookName;
+    this.closestHookName = details.closestHookName;
     markAsArborError(this, MARKER);
   }
 

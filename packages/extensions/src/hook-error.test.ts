@@ -4,12 +4,12 @@ import { HookError } from "./hook-error";
 describe("HookError", () => {
   it("carries its code, hook and extension, and the shared Arbor error marker", () => {
     const cause = new Error("inner");
-    const error = new HookError("HOOK_FAILED", "failed", { hookName: "turn-end", extensionId: "ext", cause });
+    const error = new HookError("HOOK_FAILED", "failed", { hookName: "turn_end", extensionId: "ext", cause });
     expect(error).toBeInstanceOf(Error);
     expect([error.name, error.code, error.hookName, error.extensionId, error.cause]).toEqual([
       "HookError",
       "HOOK_FAILED",
-      "turn-end",
+      "turn_end",
       "ext",
       cause,
     ]);

@@ -28,7 +28,7 @@ export interface HookErrorDetails {
 
 /**
  * A hook handler failed or timed out. The hook bus never throws these: it reports them as a
- * `hook-error` event and carries on with the next handler.
+ * `hook_error` event and carries on with the next handler.
  *
  * Carries the Arbor error marker (`Symbol.for("arbor.error")`), so `ArborError.isInstance` from
  * `@arbor/providers` and {@link HookError.isInstance} both recognise it across duplicated installs.

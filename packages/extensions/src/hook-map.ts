@@ -5,10 +5,10 @@ import type { HookError } from "./hook-error";
  *
  * - A **notification** has `result: undefined` (or `void`): handlers observe, their return values are
  *   ignored.
- *   Name notifications `<noun>-<action>` in kebab case (`turn-start`, `compaction-end`).
+ *   Name notifications `<noun>_<action>` in snake_case (`turn_start`, `compaction_end`).
  * - An **interceptor** has an object result type, usually `{ cancel?: boolean; <replacement>?: T }`:
- *   handlers may cancel the operation or hand back a replacement. Name interceptors in camelCase
- *   `before<Action>` / `after<Action>` / `transform<Thing>` (`beforeCompact`, `transformContext`).
+ *   handlers may cancel the operation or hand back a replacement. Name interceptors in snake_case
+ *   too, `before_<action>` / `<thing>` (`session_before_compact`, `context`), as pi does.
  */
 export interface HookSpec {
   event: unknown;
@@ -21,7 +21,7 @@ export interface HookSpec {
  *
  * ```ts
  * interface MyHooks {
- *   "turn-start": { event: { turnIndex: number }; result: undefined };
+ *   "turn_start": { event: { turnIndex: number }; result: undefined };
  *   beforeCompact: { event: { tokens: number }; result: { cancel?: boolean; summary?: string } };
  * }
  * const bus = createHookBus<MyHooks>();
@@ -29,7 +29,7 @@ export interface HookSpec {
  */
 export type HookMap<M> = { [K in keyof M]: HookSpec };
 
-/** The event a `hook-error` handler receives: a handler failed or timed out. */
+/** The event a `hook_error` handler receives: a handler failed or timed out. */
 export interface HookErrorEvent {
   /** The failure, with code `HOOK_FAILED`, `HOOK_TIMEOUT` or `HOOK_INVALID_RESULT`. */
   error: HookError;
@@ -42,10 +42,10 @@ export interface HookErrorEvent {
 /** Hooks every bus has besides the ones in its map. */
 export interface BuiltinHooks {
   /**
-   * A handler threw, rejected or timed out. Notification: handlers return nothing. A `hook-error`
+   * A handler threw, rejected or timed out. Notification: handlers return nothing. A `hook_error`
    * handler that fails itself is not reported again here (see `CreateHookBusOptions.onUnreported`).
    */
-  "hook-error": { event: HookErrorEvent; result: undefined };
+  hook_error: { event: HookErrorEvent; result: undefined };
 }
 
 /** Names of `M` whose handlers return nothing (`result` is `undefined` or `void`): the ones `emit` dispatches. */
@@ -90,7 +90,7 @@ export interface HookContext<R = unknown> {
  * A handler for hook `K`.
  *
  * Contract: may be sync or async. It may throw or reject: the bus isolates the failure, reports it
- * as a `hook-error` event and continues with the next handler as if this one had returned
+ * as a `hook_error` event and continues with the next handler as if this one had returned
  * `undefined`. It should honour `context.signal`; a handler that does not settle within its timeout
  * is abandoned (its late result is ignored). It must not mutate the event unless the hook's own
  * documentation allows it: by default the bus passes the same event object to every handler; a bus
@@ -113,7 +113,7 @@ export type HandlerReturn<R> = [R] extends [void]
 
 /** Options of `HookBus.on`. */
 export interface HookSubscribeOptions {
-  /** Id of the extension registering the handler; named in `hook-error` events. */
+  /** Id of the extension registering the handler; named in `hook_error` events. */
   extensionId?: string;
   /**
    * Milliseconds the handler may run before it is abandoned with a `HOOK_TIMEOUT` error. Defaults to

@@ -7,14 +7,14 @@ import type { HookErrorEvent } from "./hook-map";
 import { installExtension } from "./install-extension";
 
 interface Hooks {
-  "turn-end": { event: { turnIndex: number }; result: undefined };
+  turn_end: { event: { turnIndex: number }; result: undefined };
 }
 
 describe("installExtension", () => {
   it("runs setup with an API that tags handlers with the extension name; uninstall removes them", async () => {
     const bus = createHookBus<Hooks>();
     const errors: HookErrorEvent[] = [];
-    bus.on("hook-error", (event) => {
+    bus.on("hook_error", (event) => {
       errors.push(event);
     });
     const seen: number[] = [];
@@ -23,22 +23,22 @@ describe("installExtension", () => {
       name: "counter",
       setup(api) {
         expect(api.extensionId).toBe("counter");
-        api.on("turn-end", (event) => {
+        api.on("turn_end", (event) => {
           seen.push(event.turnIndex);
           if (event.turnIndex === 2) throw new Error("two");
         });
       },
     });
     const uninstall = await installExtension(bus, extension);
-    await bus.emit("turn-end", { turnIndex: 1 });
-    await bus.emit("turn-end", { turnIndex: 2 });
+    await bus.emit("turn_end", { turnIndex: 1 });
+    await bus.emit("turn_end", { turnIndex: 2 });
     expect(seen).toEqual([1, 2]);
     expect(errors.map((event) => event.extensionId)).toEqual(["counter"]);
     uninstall();
     uninstall();
-    await bus.emit("turn-end", { turnIndex: 3 });
+    await bus.emit("turn_end", { turnIndex: 3 });
     expect(seen).toEqual([1, 2]);
-    expect(bus.listenerCount("hook-error")).toBe(1);
+    expect(bus.listenerCount("hook_error")).toBe(1);
   });
 
   it("lets the host extend the API", async () => {
@@ -63,7 +63,7 @@ describe("installExtension", () => {
       apiVersion: 1,
       name: "broken",
       async setup(api) {
-        api.on("turn-end", () => {});
+        api.on("turn_end", () => {});
         throw new Error("missing config");
       },
     });
@@ -72,7 +72,7 @@ describe("installExtension", () => {
     expect(failure.code).toBe("EXTENSION_SETUP_FAILED");
     expect(failure.message).toBe('Extension "broken" (/x/broken.ts) failed during setup: missing config');
     expect(failure.file).toBe("/x/broken.ts");
-    expect(bus.listenerCount("turn-end")).toBe(0);
+    expect(bus.listenerCount("turn_end")).toBe(0);
   });
 });
 
@@ -84,7 +84,7 @@ describe("installExtension: a setup that never finishes", () => {
       apiVersion: 1,
       name: "stuck",
       setup(api) {
-        api.on("turn-end", () => {});
+        api.on("turn_end", () => {});
         lateApi = api;
         return new Promise(() => {});
       },
@@ -101,9 +101,9 @@ describe("installExtension: a setup that never finishes", () => {
       timeoutMs: 100,
       message: 'Extension "stuck" (/x/stuck.mjs) did not finish setup within 100 ms',
     });
-    expect(bus.listenerCount("turn-end")).toBe(0);
-    lateApi?.on("turn-end", () => {});
-    expect(bus.listenerCount("turn-end")).toBe(0);
+    expect(bus.listenerCount("turn_end")).toBe(0);
+    lateApi?.on("turn_end", () => {});
+    expect(bus.listenerCount("turn_end")).toBe(0);
   });
 
   it("keeps EXTENSION_SETUP_FAILED for a setup that throws synchronously", async () => {

@@ -4,6 +4,7 @@ it("exports exactly the documented runtime names", async () => {
   expect(Object.keys(await import("./index")).sort()).toMatchInlineSnapshot(`
     [
       "DEFAULT_MAX_CONSECUTIVE_AUTO_COMPACTIONS",
+      "RUNTIME_HOOK_NAMES",
       "RuntimeError",
       "SettingsError",
       "createAgentSession",

@@ -5,6 +5,7 @@ export type {
   SessionStartEvent,
   SessionStartReason,
 } from "./events/lifecycle-events";
+export { RUNTIME_HOOK_NAMES } from "./events/runtime-hook-names";
 export type {
   BeforeProviderRequestEvent,
   BeforeProviderRequestResult,
@@ -31,7 +32,7 @@ export type {
   CompactionStartEvent,
   CompactionSummarizer,
   HookErrorNotice,
-  ModelChangeEvent,
+  ModelSelectEvent,
   SessionCompactEvent,
   SessionCompactFailedEvent,
   SessionCompactionResult,

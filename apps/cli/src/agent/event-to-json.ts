@@ -2,9 +2,9 @@ import { safeJsonStringify } from "../format/safe-json-stringify";
 
 /**
  * Serializes a session event as one JSON line for `arbor -p --json`. Errors (which `JSON.stringify`
- * turns into `{}`) become `{ name, code, message }`. A `message-update` is written without the partial
- * message it carries twice (`message` and `providerEvent.partial`): its provider event (the delta) is
- * enough, and the whole message follows with `message-end`. That keeps the output linear in the
+ * turns into `{}`) become `{ name, code, message }`. A `message_update` is written without the partial
+ * message it carries twice (`message` and `assistantMessageEvent.partial`): its provider event (the delta) is
+ * enough, and the whole message follows with `message_end`. That keeps the output linear in the
  * length of an answer instead of quadratic. Everything else is written as is; control characters in
  * strings are escaped (see `safeJsonStringify`), so the line is inert on a terminal.
  */
@@ -19,10 +19,10 @@ export function eventToJson(event: unknown): string {
 }
 
 function withoutPartialMessage(event: unknown): unknown {
-  const update = event as { type?: unknown; message?: unknown; providerEvent?: unknown } | null;
-  if (update?.type !== "message-update") return event;
-  const { message: _message, providerEvent, ...rest } = update;
-  if (typeof providerEvent !== "object" || providerEvent === null) return rest;
-  const { partial: _partial, ...delta } = providerEvent as Record<string, unknown>;
-  return { ...rest, providerEvent: delta };
+  const update = event as { type?: unknown; message?: unknown; assistantMessageEvent?: unknown } | null;
+  if (update?.type !== "message_update") return event;
+  const { message: _message, assistantMessageEvent, ...rest } = update;
+  if (typeof assistantMessageEvent !== "object" || assistantMessageEvent === null) return rest;
+  const { partial: _partial, ...delta } = assistantMessageEvent as Record<string, unknown>;
+  return { ...rest, assistantMessageEvent: delta };
 }

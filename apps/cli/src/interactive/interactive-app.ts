@@ -197,7 +197,7 @@ export class InteractiveApp implements InteractiveContext {
   private attach(session: AgentSession): () => void {
     return session.subscribe((event) => {
       this.renderer.handle(event);
-      if (event.type === "message-end" && event.message.role === "assistant") {
+      if (event.type === "message_end" && event.message.role === "assistant") {
         this.cost += event.message.usage.cost.total;
       }
       if (event.type === "compaction_end" && event.result?.usage) this.cost += event.result.usage.cost.total;

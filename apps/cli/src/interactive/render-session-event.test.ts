@@ -30,22 +30,22 @@ function dangerous(output: string): string[] {
 describe("SessionEventRenderer with hostile strings", () => {
   it("makes every string of every event inert and keeps its own colors", () => {
     const output = render([
-      { type: "message-update", providerEvent: { type: "text-delta", delta: HOSTILE } },
-      { type: "message-update", providerEvent: { type: "text-delta", delta: `${ESC}` } },
-      { type: "message-update", providerEvent: { type: "text-delta", delta: "]0;split\u0007" } },
+      { type: "message_update", assistantMessageEvent: { type: "text-delta", delta: HOSTILE } },
+      { type: "message_update", assistantMessageEvent: { type: "text-delta", delta: `${ESC}` } },
+      { type: "message_update", assistantMessageEvent: { type: "text-delta", delta: "]0;split\u0007" } },
       {
-        type: "message-end",
+        type: "message_end",
         message: { role: "assistant", stopReason: "error", errorMessage: HOSTILE, content: [] },
       },
-      { type: "tool-execution-start", toolName: `bash${HOSTILE}`, args: { command: HOSTILE } },
+      { type: "tool_execution_start", toolName: `bash${HOSTILE}`, args: { command: HOSTILE } },
       {
-        type: "tool-execution-end",
+        type: "tool_execution_end",
         toolName: "bash",
         isError: false,
         result: { content: [{ type: "text", text: `${HOSTILE}\nsecond line` }] },
       },
       {
-        type: "tool-execution-end",
+        type: "tool_execution_end",
         toolName: "bash",
         isError: true,
         result: { content: [{ type: "text", text: HOSTILE }] },
@@ -54,7 +54,12 @@ describe("SessionEventRenderer with hostile strings", () => {
       { type: "hook_error", extensionId: HOSTILE, hookName: HOSTILE, error: new Error(HOSTILE) },
       { type: "compaction_fallback", errorMessage: HOSTILE },
       { type: "compaction_end", reason: "manual", errorMessage: HOSTILE },
-      { type: "model_change", provider: HOSTILE, modelId: HOSTILE },
+      {
+        type: "model_select",
+        model: { provider: HOSTILE, id: HOSTILE },
+        previousModel: undefined,
+        source: "set",
+      },
     ]);
     expect(dangerous(output)).toEqual([]);
     expect(output).toContain("ABCDEFG");

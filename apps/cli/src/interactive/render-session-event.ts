@@ -82,16 +82,16 @@ export class SessionEventRenderer {
   handle(event: AgentSessionEvent): void {
     const { style } = this.target;
     switch (event.type) {
-      case "turn-start":
+      case "turn_start":
         this.thinkingShown = false;
         // Until the first token: the request is on its way, the model reads the context.
         this.startSpinner("Waiting for the model…", { quiet: true, delayMs: 300 });
         return;
-      case "agent-end":
+      case "agent_end":
         this.stopSpinner();
         return;
-      case "message-update": {
-        const provider = event.providerEvent;
+      case "message_update": {
+        const provider = event.assistantMessageEvent;
         if (provider.type === "text-delta") {
           this.writeAnswer(this.answer.push(provider.delta));
         } else if (provider.type === "thinking-delta" && !this.thinkingShown) {
@@ -100,7 +100,7 @@ export class SessionEventRenderer {
         }
         return;
       }
-      case "message-end":
+      case "message_end":
         if (event.message.role === "assistant") {
           this.writeAnswer(this.answer.flush());
           this.newLine();
@@ -111,11 +111,11 @@ export class SessionEventRenderer {
           }
         }
         return;
-      case "tool-execution-start":
+      case "tool_execution_start":
         this.line(style.cyan(`● ${describeToolCall(event.toolName, event.args, this.target.columns - 4)}`));
         this.startSpinner(`Running ${inert(event.toolName)}…`, { quiet: true, delayMs: 1000 });
         return;
-      case "tool-execution-end": {
+      case "tool_execution_end": {
         const { first, more } = firstLines(event.result.content);
         const suffix = more > 0 ? style.dim(` (+${more} lines)`) : "";
         const text = clip(first || "(no output)", Math.max(20, this.target.columns - 16));
@@ -162,8 +162,8 @@ export class SessionEventRenderer {
           ),
         );
         return;
-      case "model_change":
-        this.line(style.dim(`model: ${inert(`${event.provider}/${event.modelId}`)}`));
+      case "model_select":
+        this.line(style.dim(`model: ${inert(`${event.model.provider}/${event.model.id}`)}`));
         return;
       default:
         return;

@@ -22,7 +22,7 @@ interface Outcome {
 
 /**
  * Runs the tool calls of one assistant message and returns their result messages in the message's
- * order. Emits the tool events and the result messages' `message-start` / `message-end` in the
+ * order. Emits the tool events and the result messages' `message_start` / `message_end` in the
  * order documented on `AgentEvent`: neighbouring parallel calls form a group (all starts, ends in
  * completion order, then the group's result messages); a sequential call forms a group of its own.
  *
@@ -34,7 +34,7 @@ export async function executeToolCalls(input: ExecuteToolCallsInput): Promise<To
   for (const group of groupCalls(input)) {
     for (const call of group) {
       await input.emitter.emit({
-        type: "tool-execution-start",
+        type: "tool_execution_start",
         toolCallId: call.id,
         toolName: call.name,
         args: call.arguments,
@@ -44,7 +44,7 @@ export async function executeToolCalls(input: ExecuteToolCallsInput): Promise<To
       group.map(async (call) => {
         const outcome = await runCall(call, input);
         await input.emitter.emit({
-          type: "tool-execution-end",
+          type: "tool_execution_end",
           toolCallId: call.id,
           toolName: call.name,
           result: outcome.result,
@@ -55,8 +55,8 @@ export async function executeToolCalls(input: ExecuteToolCallsInput): Promise<To
     );
     for (const [index, call] of group.entries()) {
       const message = toResultMessage(call, outcomes[index] as Outcome);
-      await input.emitter.emit({ type: "message-start", message });
-      await input.emitter.emit({ type: "message-end", message });
+      await input.emitter.emit({ type: "message_start", message });
+      await input.emitter.emit({ type: "message_end", message });
       messages.push(message);
     }
   }
@@ -105,7 +105,13 @@ async function runCall(call: ToolCall, input: ExecuteToolCallsInput): Promise<Ou
   const onUpdate = (update: AgentToolUpdate) => {
     if (!accepting) return;
     updates.push(
-      input.emitter.emit({ type: "tool-execution-update", toolCallId: call.id, toolName: call.name, update }),
+      input.emitter.emit({
+        type: "tool_execution_update",
+        toolCallId: call.id,
+        toolName: call.name,
+        args: call.arguments,
+        partialResult: update,
+      }),
     );
   };
   const settled = await settleOrAbort(

@@ -21,8 +21,8 @@ export const ABORTED_BEFORE_REQUEST = "The run was aborted before the request wa
 
 /**
  * Runs the three seams (transformContext, convertToLlm, normalizeContext), streams one response and
- * resolves its final assistant message. Emits `message-start`, `message-update` per provider
- * event, and `message-end`. Never rejects for seam, provider or abort failures: they become an
+ * resolves its final assistant message. Emits `message_start`, `message_update` per provider
+ * event, and `message_end`. Never rejects for seam, provider or abort failures: they become an
  * assistant message with stop reason `error` or `aborted`. Rejects only when the emitter does.
  */
 export async function streamAssistantResponse(
@@ -65,11 +65,11 @@ export async function streamAssistantResponse(
   const start = async (message: AssistantMessage) => {
     if (started) return;
     started = true;
-    await emitter.emit({ type: "message-start", message });
+    await emitter.emit({ type: "message_start", message });
   };
   const finish = async (message: AssistantMessage) => {
     await start(message);
-    await emitter.emit({ type: "message-end", message });
+    await emitter.emit({ type: "message_end", message });
     return message;
   };
   let iterator: AsyncIterator<ProviderEvent> | undefined;
@@ -95,7 +95,7 @@ export async function streamAssistantResponse(
       if (partial === undefined) continue;
       await start(partial);
       if (event.type !== "start")
-        await emitter.emit({ type: "message-update", message: partial, providerEvent: event });
+        await emitter.emit({ type: "message_update", message: partial, assistantMessageEvent: event });
     }
   } catch (error) {
     if (emitter.failed) throw error;
@@ -122,8 +122,8 @@ async function emitWhole(
   input: StreamAssistantResponseInput,
   message: AssistantMessage,
 ): Promise<AssistantMessage> {
-  await input.emitter.emit({ type: "message-start", message });
-  await input.emitter.emit({ type: "message-end", message });
+  await input.emitter.emit({ type: "message_start", message });
+  await input.emitter.emit({ type: "message_end", message });
   return message;
 }
 

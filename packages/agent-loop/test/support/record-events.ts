@@ -20,20 +20,20 @@ export function recordEvents() {
 
 function label(event: AgentEvent): string {
   switch (event.type) {
-    case "turn-start":
-    case "turn-end":
+    case "turn_start":
+    case "turn_end":
       return `${event.type}:${event.turnIndex}`;
-    case "message-start":
-    case "message-end":
+    case "message_start":
+    case "message_end":
       return `${event.type}:${describeMessage(event.message)}`;
-    case "message-update":
-      return `${event.type}:${event.providerEvent.type}`;
-    case "tool-execution-start":
-    case "tool-execution-update":
+    case "message_update":
+      return `${event.type}:${event.assistantMessageEvent.type}`;
+    case "tool_execution_start":
+    case "tool_execution_update":
       return `${event.type}:${event.toolCallId}`;
-    case "tool-execution-end":
+    case "tool_execution_end":
       return `${event.type}:${event.toolCallId}${event.isError ? ":error" : ""}`;
-    case "agent-end":
+    case "agent_end":
       return `${event.type}:${event.stopReason}`;
     default:
       return event.type;

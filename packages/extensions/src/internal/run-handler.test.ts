@@ -4,7 +4,7 @@ import { type HandlerOutcome, type RunHandlerInput, runHandler } from "./run-han
 
 function input(call: RunHandlerInput["call"], overrides: Partial<RunHandlerInput> = {}): RunHandlerInput {
   return {
-    hookName: "turn-start",
+    hookName: "turn_start",
     extensionId: "ext",
     timeoutMs: 5000,
     outerSignal: undefined,
@@ -44,8 +44,8 @@ describe("runHandler", () => {
     );
     expect(error).toBeInstanceOf(HookError);
     expect(error.code).toBe("HOOK_FAILED");
-    expect(error.message).toBe('Extension "ext" failed in hook "turn-start": boom');
-    expect(error.hookName).toBe("turn-start");
+    expect(error.message).toBe('Extension "ext" failed in hook "turn_start": boom');
+    expect(error.hookName).toBe("turn_start");
     expect(error.extensionId).toBe("ext");
     expect(error.cause).toBe(cause);
   });
@@ -55,7 +55,7 @@ describe("runHandler", () => {
       await runHandler(input(() => Promise.reject("just a string"), { extensionId: undefined })),
     );
     expect(error.code).toBe("HOOK_FAILED");
-    expect(error.message).toBe('A handler without extension id failed in hook "turn-start": just a string');
+    expect(error.message).toBe('A handler without extension id failed in hook "turn_start": just a string');
     expect(error.extensionId).toBeUndefined();
     expect(error.cause).toBe("just a string");
   });

@@ -139,15 +139,17 @@ export interface RuntimeInterceptors {
 }
 
 /**
- * The session's notifications as a hook map. `hook_error` is for listeners only: extensions get the
- * bus's own `hook-error` instead (so a failing error handler cannot feed itself).
+ * The session's notifications as a hook map. The session's `hook_error` notice is for listeners;
+ * extensions subscribe to the bus's built-in `hook_error` of the same name (`HookErrorEvent`: the same
+ * fields without `type`), whose failing handlers are not reported to themselves.
  */
 export type SessionNotificationHooks = {
   [E in Exclude<SessionNotification, HookErrorNotice> as E["type"]]: { event: E; result: undefined };
 };
 
 /**
- * Everything an extension can subscribe to: the loop's events (`turn-end`, `message-end`, …), the
+ * Everything an extension can subscribe to (pi's names, snake_case; `RUNTIME_HOOK_NAMES` lists them):
+ * the loop's events (`turn_end`, `message_end`, …), the
  * session's notifications (`session_compact`, `compaction_end`, …), its lifecycle (`session_start`,
  * `session_shutdown`) and its interceptors (`session_before_compact`, `context`, …). Used as
  * `createHookBus<RuntimeHooks>()`.

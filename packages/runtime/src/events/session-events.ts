@@ -1,6 +1,6 @@
 import type { AgentEvent } from "@arbor/agent-loop";
 import type { HookError } from "@arbor/extensions";
-import type { Usage } from "@arbor/providers";
+import type { Model, Usage } from "@arbor/providers";
 import type { BranchSummaryEntry, CompactionEntry } from "@arbor/session-store";
 import type { RuntimeError } from "../runtime-error";
 
@@ -122,11 +122,16 @@ export interface HookErrorNotice {
   extensionId: string | undefined;
 }
 
-/** The active model changed (`setModel`); a `model_change` entry was appended. */
-export interface ModelChangeEvent {
-  type: "model_change";
-  provider: string;
-  modelId: string;
+/**
+ * pi's `model_select`: the active model changed (`session.setModel`); the `model_change` entry is
+ * written. Arbor's only source is `"set"` (it has no model cycling and restores no model itself).
+ */
+export interface ModelSelectEvent {
+  type: "model_select";
+  model: Model;
+  /** The model in use before the change. */
+  previousModel: Model | undefined;
+  source: "set" | "cycle" | "restore";
 }
 
 /**
@@ -149,11 +154,11 @@ export type SessionNotification =
   | SessionTreeEvent
   | SessionErrorEvent
   | HookErrorNotice
-  | ModelChangeEvent
+  | ModelSelectEvent
   | SessionInfoChangedEvent;
 
 /**
- * Every event `session.subscribe` delivers: the agent loop's events (kebab-case `type`, see
+ * Every event `session.subscribe` delivers: the agent loop's events (snake_case `type`, see
  * `AgentEvent` in `@arbor/agent-loop`) and the session's own (snake_case, pi's names). Extensions
  * receive the same objects on the hook bus, before listeners do.
  */

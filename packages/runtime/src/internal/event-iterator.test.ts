@@ -21,15 +21,15 @@ describe("createEventIterator", () => {
   it("yields buffered and later events in order, and unsubscribes on break", async () => {
     const events = source();
     const iterator = createEventIterator((listener) => events.subscribe(listener));
-    events.emit({ type: "agent-start" });
+    events.emit({ type: "agent_start" });
     const seen: string[] = [];
-    const later = setTimeout(() => events.emit({ type: "turn-start", turnIndex: 0 }), 5);
+    const later = setTimeout(() => events.emit({ type: "turn_start", turnIndex: 0, timestamp: 0 }), 5);
     for await (const event of iterator) {
       seen.push(event.type);
       if (seen.length === 2) break;
     }
     clearTimeout(later);
-    expect(seen).toEqual(["agent-start", "turn-start"]);
+    expect(seen).toEqual(["agent_start", "turn_start"]);
     expect(events.listeners.size).toBe(0);
     await expect(iterator.next()).resolves.toEqual({ value: undefined, done: true });
   });

@@ -2,7 +2,7 @@ import type { AgentMessage } from "@arbor/agent-loop";
 import type { SessionCore } from "./session-core";
 
 /**
- * Writes a message the loop finished (`message-end`) to the store, as pi does: role `custom` as a
+ * Writes a message the loop finished (`message_end`) to the store, as pi does: role `custom` as a
  * `custom_message` entry; `system`, `user`, `assistant`, `toolResult` and `bashExecution` as
  * `message` entries; summary roles are never written this way (they are entries of their own).
  * Records the entry id for the message object. Returns the id, or `undefined` when nothing was written.

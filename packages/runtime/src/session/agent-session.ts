@@ -209,18 +209,19 @@ export class AgentSession {
   }
 
   /**
-   * Switches the model for the next requests and appends a `model_change` entry. Pass `provider` when
+   * Switches the model for the next requests, appends a `model_change` entry, then emits `model_select`. Pass `provider` when
    * the new model needs another backend. Waits for the current operation.
    */
   async setModel(model: Model, options: { provider?: Provider } = {}): Promise<void> {
     return this.change("set model", async () => {
+      const previousModel = this.core.model;
       this.core.model = model;
       if (options.provider !== undefined) {
         this.core.baseProvider = options.provider;
         this.core.provider = wrapProvider(options.provider, this.core.bus);
       }
       this.core.store.appendModelChange(model.provider, model.id);
-      await notify(this.core, { type: "model_change", provider: model.provider, modelId: model.id });
+      await notify(this.core, { type: "model_select", model, previousModel, source: "set" });
     });
   }
 

@@ -6,6 +6,7 @@ import {
   loadExtensionFromFile,
 } from "@arbor/extensions";
 import type { SessionStartReason } from "../events/lifecycle-events";
+import { RUNTIME_HOOK_NAMES } from "../events/runtime-hook-names";
 import type { RuntimeHooks } from "../events/runtime-hooks";
 import { createRuntimeExtensionApi, type RuntimeExtensionApi } from "../extensions/runtime-extension-api";
 import { wrapProvider } from "../extensions/wrap-provider";
@@ -37,7 +38,8 @@ type Definition = ExtensionDefinition<RuntimeExtensionApi>;
  * runs on, timeouts included.
  *
  * @throws ExtensionError `EXTENSION_LOAD_FAILED`, `EXTENSION_INVALID`, `EXTENSION_API_VERSION`,
- * `EXTENSION_SETUP_FAILED`, `EXTENSION_TIMEOUT` (naming the file), after uninstalling what was installed;
+ * `EXTENSION_SETUP_FAILED`, `EXTENSION_TIMEOUT`, `EXTENSION_UNKNOWN_HOOK` (an `api.on` name that is
+ * not in `RUNTIME_HOOK_NAMES`; names the closest one) (naming the file), after uninstalling what was installed;
  * RuntimeError `INVALID_ARGUMENT` for an unusable option.
  */
 export async function createAgentSession(options: CreateAgentSessionOptions): Promise<AgentSession> {
@@ -67,11 +69,15 @@ async function createWithDefinitions(
   }
   if (options.startReason !== undefined) assertLifecycleReason("startReason", options.startReason);
   const timeoutMs = extensionTimeoutOf(options);
-  const bus = createHookBus<RuntimeHooks>({ defaultTimeoutMs: timeoutMs, copyEvents: true });
+  const bus = createHookBus<RuntimeHooks>({
+    defaultTimeoutMs: timeoutMs,
+    copyEvents: true,
+    hookNames: RUNTIME_HOOK_NAMES,
+  });
   const core = createSessionCore(options, bus, createSessionLock());
   core.provider = wrapProvider(options.provider, bus);
   if (core.summaryProvider !== undefined) core.summaryProvider = wrapProvider(core.summaryProvider, bus);
-  bus.on("hook-error", (event) => {
+  bus.on("hook_error", (event) => {
     if (core.listeners.size === 0) process.emitWarning(event.error);
     else deliverToListeners(core, { type: "hook_error", ...event });
   });

@@ -46,7 +46,7 @@ function lastAssistantOf(messages: readonly AgentMessage[]): AssistantMessage | 
  * 1. before the prompt: the last response is checked (threshold, or overflow recovery without
  *    retry); a loop-guard stop ends the prompt here, before anything is written;
  * 2. the loop runs with the store's projection as context; every finished message is appended as the
- *    loop emits `message-end`; between turns the threshold is checked and the context replaced by
+ *    loop emits `message_end`; between turns the threshold is checked and the context replaced by
  *    the projection; before every request the projection (through the `context` hook) is sent;
  * 3. after the run: overflow or truncation recovery (omit, compact, one retry as a new loop run), or
  *    the threshold check; messages queued after the loop's last poll start another run.
@@ -148,7 +148,7 @@ function startLoop(core: SessionCore, run: RunState, prompts: AgentMessage[]): P
  * pi's recovery bookkeeping, then delivers the event to extensions and listeners.
  */
 async function handleLoopEvent(core: SessionCore, run: RunState, event: AgentEvent): Promise<void> {
-  if (event.type === "message-end") {
+  if (event.type === "message_end") {
     const message = event.message;
     const redact = core.options.redactText;
     if (redact !== undefined && message.role === "assistant" && message.errorMessage !== undefined) {

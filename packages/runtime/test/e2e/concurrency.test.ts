@@ -91,7 +91,7 @@ describe("operations on one session", () => {
       apiVersion: 1,
       name: "reentrant",
       setup(api) {
-        api.on("turn-end", async () => {
+        api.on("turn_end", async () => {
           await session?.compact().catch((error: unknown) => errors.push(error));
           await session?.navigate("whatever").catch((error: unknown) => errors.push(error));
         });
@@ -118,10 +118,11 @@ describe("operations on one session", () => {
       provider: "anthropic",
       modelId: "claude-other",
     });
-    expect(h.events.find((event) => event.type === "model_change")).toEqual({
-      type: "model_change",
-      provider: "anthropic",
-      modelId: "claude-other",
+    expect(h.events.find((event) => event.type === "model_select")).toEqual({
+      type: "model_select",
+      model: { ...h.model, id: "claude-other" },
+      previousModel: h.model,
+      source: "set",
     });
   });
 });

@@ -23,8 +23,8 @@ const misbehaving = defineExtension<RuntimeExtensionApi>({
       throw new Error("context handler exploded");
     });
     api.on("before_provider_request", never);
-    api.on("turn-end", () => {
-      throw new Error("turn-end handler exploded");
+    api.on("turn_end", () => {
+      throw new Error("turn_end handler exploded");
     });
     api.on("session_before_compact", never);
     api.on("session_compact", () => Promise.reject(new Error("session_compact handler rejected")));
@@ -65,7 +65,7 @@ describe("an extension that throws or hangs", () => {
       "context:HOOK_FAILED",
       "session_before_compact:HOOK_TIMEOUT",
       "session_compact:HOOK_FAILED",
-      "turn-end:HOOK_FAILED",
+      "turn_end:HOOK_FAILED",
     ]);
     expect(failures.every((event) => event.extensionId === "misbehaving")).toBe(true);
   });

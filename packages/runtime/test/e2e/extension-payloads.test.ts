@@ -89,10 +89,10 @@ describe("handlers get copies of the session's messages", () => {
       apiVersion: 1,
       name: "vandal",
       setup(api) {
-        api.on("message-end", (event) => {
+        api.on("message_end", (event) => {
           (event.message as unknown as { content: unknown }).content = "not an array";
         });
-        api.on("turn-end", (event) => {
+        api.on("turn_end", (event) => {
           event.toolResults.length = 0;
           (event.message as unknown as { role: string }).role = "nobody";
         });

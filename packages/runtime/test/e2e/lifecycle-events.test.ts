@@ -123,7 +123,7 @@ describe("session_start and session_shutdown", () => {
       textReply("a long answer that streams slowly", { eventDelayMs: 40, chunkSize: 2 }),
     ]);
     const running = h.session.prompt("talk");
-    await vi.waitFor(() => expect(h.eventTypes()).toContain("message-update"), { timeout: 10_000 });
+    await vi.waitFor(() => expect(h.eventTypes()).toContain("message_update"), { timeout: 10_000 });
     await h.session.dispose();
     expect((await running).stopReason).toBe("aborted");
     expect(log.map((seen) => seen.type)).toEqual(["setup", "session_start", "session_shutdown"]);

@@ -61,7 +61,7 @@ describe.each<WireApi>(["anthropic", "openai"])("overflow recovery (%s SDK)", (a
     expect(retry).toContain("SUMMARY-HISTORY");
   });
 
-  it("orders the recovery: failed message, turn-end, agent-end, compaction, new run", async () => {
+  it("orders the recovery: failed message, turn_end, agent_end, compaction, new run", async () => {
     const h = await createHarness({ api, settings });
     scriptReplies(
       h.server,
@@ -71,22 +71,22 @@ describe.each<WireApi>(["anthropic", "openai"])("overflow recovery (%s SDK)", (a
     await h.session.prompt("hello");
     h.events.length = 0;
     await h.session.prompt(BIG_PROMPT);
-    const sequence = h.eventTypes((type) => !type.startsWith("message-update") && type !== "message-start");
+    const sequence = h.eventTypes((type) => !type.startsWith("message_update") && type !== "message_start");
     expect(sequence).toEqual([
-      "agent-start",
-      "turn-start",
-      "message-end",
-      "message-end",
-      "turn-end",
-      "agent-end",
+      "agent_start",
+      "turn_start",
+      "message_end",
+      "message_end",
+      "turn_end",
+      "agent_end",
       "compaction_start",
       "session_compact",
       "compaction_end",
-      "agent-start",
-      "turn-start",
-      "message-end",
-      "turn-end",
-      "agent-end",
+      "agent_start",
+      "turn_start",
+      "message_end",
+      "turn_end",
+      "agent_end",
     ]);
   });
 

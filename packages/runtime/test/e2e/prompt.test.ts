@@ -23,23 +23,23 @@ describe("prompt (through the Anthropic SDK and the wire server)", () => {
       .map((entry) => (entry.type === "message" ? entry.message.role : entry.type));
     expect(roles).toEqual(["user", "assistant", "toolResult", "assistant"]);
     expect(conversationText(h.server.requests[1])).toContain("contents of a.ts");
-    expect(h.eventTypes((type) => !type.startsWith("message-update"))).toEqual([
-      "agent-start",
-      "turn-start",
-      "message-start",
-      "message-end",
-      "message-start",
-      "message-end",
-      "tool-execution-start",
-      "tool-execution-end",
-      "message-start",
-      "message-end",
-      "turn-end",
-      "turn-start",
-      "message-start",
-      "message-end",
-      "turn-end",
-      "agent-end",
+    expect(h.eventTypes((type) => !type.startsWith("message_update"))).toEqual([
+      "agent_start",
+      "turn_start",
+      "message_start",
+      "message_end",
+      "message_start",
+      "message_end",
+      "tool_execution_start",
+      "tool_execution_end",
+      "message_start",
+      "message_end",
+      "turn_end",
+      "turn_start",
+      "message_start",
+      "message_end",
+      "turn_end",
+      "agent_end",
     ]);
   });
 });

@@ -15,7 +15,7 @@ describe("redactText (through the Anthropic SDK and the wire server)", () => {
     const h = await createHarness({ redactText: (text) => redactor.redact(text) });
     const seen: string[] = [];
     h.session.subscribe((event) => {
-      if (event.type === "message-end" && event.message.role === "assistant")
+      if (event.type === "message_end" && event.message.role === "assistant")
         seen.push(event.message.errorMessage ?? "");
     });
     h.server.enqueue(

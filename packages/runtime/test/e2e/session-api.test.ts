@@ -59,10 +59,10 @@ describe("session API for a terminal UI", () => {
       "compaction_start",
       "session_compact",
       "compaction_end",
-      "agent-start",
-      "turn-start",
-      "turn-end",
-      "agent-end",
+      "agent_start",
+      "turn_start",
+      "turn_end",
+      "agent_end",
     ]);
     const sent = conversationText(h.agentRequests()[2]);
     expect(sent).toContain("PRE-PROMPT SUMMARY");
@@ -136,12 +136,12 @@ describe("session API for a terminal UI", () => {
     const done = h.session.prompt("first");
     const types: string[] = [];
     for await (const event of iterator) {
-      if (event.type === "message-update") continue;
+      if (event.type === "message_update") continue;
       types.push(event.type);
-      if (event.type === "agent-end") break;
+      if (event.type === "agent_end") break;
     }
     await done;
-    expect(types).toEqual(h.eventTypes((type) => type !== "message-update"));
+    expect(types).toEqual(h.eventTypes((type) => type !== "message_update"));
   });
 
   it("dispose() makes the session unusable and uninstalls extensions", async () => {

@@ -67,18 +67,18 @@ describe.each<WireApi>(["anthropic", "openai"])("threshold compaction between tu
     expect(conversationText(h.summaryRequests()[0])).toContain("PELICAN");
   });
 
-  it("emits turn-end, compaction_start, session_compact, compaction_end, then the next turn-start", async () => {
+  it("emits turn_end, compaction_start, session_compact, compaction_end, then the next turn_start", async () => {
     const h = await crossThresholdBetweenTurns(api);
     const sequence = h.eventTypes((type) =>
-      ["turn-end", "turn-start", "compaction_start", "session_compact", "compaction_end"].includes(type),
+      ["turn_end", "turn_start", "compaction_start", "session_compact", "compaction_end"].includes(type),
     );
     expect(sequence.slice(-6)).toEqual([
-      "turn-end",
+      "turn_end",
       "compaction_start",
       "session_compact",
       "compaction_end",
-      "turn-start",
-      "turn-end",
+      "turn_start",
+      "turn_end",
     ]);
     const start = h.events.find((event) => event.type === "compaction_start") as CompactionStartEvent;
     expect(start).toEqual({ type: "compaction_start", reason: "threshold", willRetry: false });
