@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url";
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const keep = process.argv.includes("--keep");
 const budget = JSON.parse(fs.readFileSync(path.join(repoRoot, "scripts/consumer-budget.json"), "utf8"));
-const HEAVY = ["@anthropic-ai/sdk", "openai", "js-tiktoken", "tiktoken", "jiti", "tsx", "esbuild"];
+const HEAVY = ["@anthropic-ai/sdk", "openai", "js-tiktoken", "tiktoken", "jiti", "tsx", "esbuild", "pg"];
 const failures = [];
 let checks = 0;
 

@@ -7,73 +7,24 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  arborAdapter,
-  canonical,
-  collectProjections,
-  describeTree,
-  normalizeIds,
-  type ProjectionAdapter,
-} from "../scripts/golden-format.mjs";
+import { canonical, collectProjections, type ProjectionAdapter } from "../scripts/golden-format.mjs";
 import {
   describeArborFinal,
   replayScenarioWithArbor,
   type ScenarioSpec,
 } from "../scripts/golden-scenarios.mjs";
+import { describeStore, idMap, readGolden, type SessionGolden } from "./__fixtures__/describe-store";
 import { createInMemorySessionStore } from "./create-in-memory-session-store";
 import { openSessionStore } from "./open-session-store";
 import { buildSessionPath } from "./projection/build-session-path";
 import { buildSessionProjection } from "./projection/build-session-projection";
 import type { SessionEntry } from "./session-entry";
-import type { SessionStore } from "./session-store";
 
 const root = join(import.meta.dirname, "..");
 const fixturesDir = join(root, "src", "__fixtures__", "sessions");
 const scenariosDir = join(root, "src", "__fixtures__", "scenarios");
-const goldensDir = join(root, "src", "__goldens__");
 const scratch = mkdtempSync(join(tmpdir(), "arbor-conformance-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-interface SessionGolden {
-  refs: string[];
-  header: { version?: number };
-  leafAfterLoad: string | null;
-  sessionName: string | null;
-  labels: Record<string, string>;
-  entries: unknown[];
-  tree: unknown[];
-  messages: unknown[];
-  projections: unknown[];
-}
-
-function readGolden<T>(name: string): T {
-  return JSON.parse(readFileSync(join(goldensDir, name), "utf8")) as T;
-}
-
-function idMap(entries: readonly SessionEntry[], refs: readonly string[]): Map<string, string> {
-  return new Map(entries.map((entry, k) => [entry.id, refs[k] ?? entry.id]));
-}
-
-/** The golden description of a store, as make-goldens.mjs builds it from pi. */
-function describeStore(store: SessionStore, refs: readonly string[]) {
-  const entries = store.getEntries();
-  const idToRef = idMap(entries, refs);
-  const labels: Record<string, string> = {};
-  for (const entry of entries) {
-    const label = store.getLabel(entry.id);
-    if (label !== undefined) labels[idToRef.get(entry.id) as string] = label;
-  }
-  const leaf = store.leafId;
-  return {
-    header: { version: store.header.version },
-    leafAfterLoad: leaf === null ? null : idToRef.get(leaf),
-    sessionName: store.getSessionName() ?? null,
-    labels,
-    entries: entries.map((entry) => normalizeIds(entry, idToRef)),
-    tree: describeTree(store.getTree(), idToRef),
-    ...collectProjections(arborAdapter(store), idToRef),
-  };
-}
 
 /** The pure functions over a plain entry array, behind the same adapter. */
 function pureAdapter(entries: readonly SessionEntry[]): ProjectionAdapter {

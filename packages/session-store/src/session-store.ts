@@ -244,6 +244,16 @@ export class SessionStore extends SessionView {
   }
 
   /**
+   * Resolves once every entry appended so far is acknowledged by the backend: at once for the JSONL
+   * and in-memory backends (their `append` already was), once committed for an asynchronous backend
+   * such as PostgreSQL. Rejects with the backend's typed error when a write failed; the store must
+   * then be closed and the session reopened. Await it before telling anyone an entry exists.
+   */
+  flush(): Promise<void> {
+    return this.storage.flush?.() ?? Promise.resolve();
+  }
+
+  /**
    * Rewrites a migrated file now, at the current version (the first append does it anyway). The
    * backend keeps the original. Returns where, or `undefined` when nothing was pending.
    */

@@ -26,6 +26,10 @@ const MARKER = Symbol.for("arbor.error.session-storage");
  * - `SESSION_ALREADY_LOADED`: `load` was called a second time.
  * - `SESSION_CLOSED`: the storage was used after `close`.
  * - `SESSION_ENTRY_OUT_OF_RANGE`: `readEntry` with an index outside `records`.
+ * - `SESSION_LOCK_LOST` (PostgreSQL): the writer's connection ended (terminated, server restarted,
+ *   network), so its lock is gone; entries not yet flushed may be lost. Reopen the session.
+ * - `SESSION_EXISTS` (PostgreSQL): an import into a session id that is already taken (`path`).
+ * - `SESSION_TARGET_INVALID` (PostgreSQL): a schema name or session location that cannot be used.
  */
 export type SessionStorageErrorCode =
   | "SESSION_LOCKED"
@@ -39,7 +43,10 @@ export type SessionStorageErrorCode =
   | "SESSION_NOT_LOADED"
   | "SESSION_ALREADY_LOADED"
   | "SESSION_CLOSED"
-  | "SESSION_ENTRY_OUT_OF_RANGE";
+  | "SESSION_ENTRY_OUT_OF_RANGE"
+  | "SESSION_LOCK_LOST"
+  | "SESSION_EXISTS"
+  | "SESSION_TARGET_INVALID";
 
 /** Who holds a session lock, as written in the lock file. */
 export interface SessionLockHolder {

@@ -116,6 +116,13 @@ export interface SessionStorage {
    * mode. Optional: backends without a notion of durability may omit it.
    */
   sync?(): void;
+  /**
+   * Optional, for asynchronous backends (PostgreSQL): resolves once every entry appended so far is
+   * durable in the backend ("acknowledged"); rejects with a typed error when a write failed, after
+   * which the backend refuses every append. Synchronous backends omit it: their `append` already is
+   * the acknowledgement. See docs/postgres.md.
+   */
+  flush?(): Promise<void>;
   /** Flushes pending writes and releases locks. Idempotent. */
   close(): void;
 }

@@ -1,0 +1,117 @@
+import { createMemoryStorage } from "../../storage/create-memory-storage";
+import { serializeEntries } from "../../storage/internal/serialize-entries";
+import type { SessionStorage, StorageLoadResult } from "../../storage/session-storage";
+import { SessionStorageError } from "../../storage/session-storage-error";
+import type { LineRow, PgLineWriter } from "./pg-line-writer";
+
+/** The PostgreSQL backend as the store sees it: {@link SessionStorage} plus the async seam. */
+export interface PostgresSessionStorage extends SessionStorage {
+  readonly kind: "postgres";
+  readonly path: undefined;
+  /** `postgresql://host/db#<session id>` (no password). */
+  readonly location: string;
+  /** Whether this storage holds the writer lock (`false`: opened to read). */
+  readonly writable: boolean;
+  /** Resolves once every appended line is committed; rejects with the writer's sticky error. */
+  flush(): Promise<void>;
+  /** 1-based line of the entry at `index`. */
+  lineOf(index: number): number | undefined;
+  /** Index of the last entry with this id. */
+  indexOfId(id: string): number | undefined;
+}
+
+/**
+ * The session's committed text, held and read like the in-memory backend (same scanner, same record
+ * table, lines parsed on demand), with writes handed to `writer` (absent when opened to read).
+ */
+export function createPostgresStorage(
+  content: string,
+  location: string,
+  writer: PgLineWriter | undefined,
+): PostgresSessionStorage {
+  const memory = createMemoryStorage({ content, name: location });
+  let lineCount = content === "" ? 0 : content.replace(/\n$/, "").split("\n").length;
+  let hasHeader = false;
+
+  const requireWriter = (): PgLineWriter => {
+    if (writer === undefined) {
+      throw new SessionStorageError(
+        "SESSION_WRITE_FAILED",
+        `${location} was opened to read (no writer lock): nothing can be appended. Open it with mode "write".`,
+        { path: location },
+      );
+    }
+    writer.assertUsable();
+    return writer;
+  };
+
+  const rowsOf = (entries: readonly Record<string, unknown>[], withHeader: boolean): LineRow[] => {
+    const serialized = serializeEntries(entries, withHeader, location);
+    const rows: LineRow[] = [];
+    const text = (line: Buffer) => line.toString("utf8", 0, line.length - 1);
+    if (serialized.header) {
+      rows.push({
+        seq: 0,
+        kind: "header",
+        entryId: serialized.header.value.id as string,
+        parentId: null,
+        type: "session",
+        role: null,
+        line: text(serialized.header.line),
+      });
+    }
+    for (const { line, record } of serialized.lines) {
+      rows.push({
+        seq: 0,
+        kind: "entry",
+        entryId: record.id ?? null,
+        parentId: record.parentId ?? null,
+        type: record.type,
+        role: record.role ?? null,
+        line: text(line),
+      });
+    }
+    return rows;
+  };
+
+  return {
+    kind: "postgres",
+    path: undefined,
+    location,
+    writable: writer !== undefined,
+    load(): StorageLoadResult {
+      const result = memory.load();
+      hasHeader = result.header !== undefined;
+      return result;
+    },
+    readEntry: (index) => memory.readEntry(index),
+    lineOf: (index) => memory.lineOf(index),
+    indexOfId: (id) => memory.indexOfId(id),
+    append(entries) {
+      const target = requireWriter();
+      if (entries.length === 0) return;
+      const rows = rowsOf(entries, !hasHeader);
+      memory.append(entries);
+      hasHeader = true;
+      for (const row of rows) row.seq = lineCount++;
+      target.enqueue("append", rows, lineCount);
+    },
+    rewrite(header, entries) {
+      const target = requireWriter();
+      const rows = rowsOf([header, ...entries], true);
+      memory.rewrite(header, entries);
+      hasHeader = true;
+      rows.forEach((row, seq) => {
+        row.seq = seq;
+      });
+      lineCount = rows.length;
+      target.enqueue("rewrite", rows, lineCount);
+      return {};
+    },
+    flush: () => (writer === undefined ? Promise.resolve() : writer.flush()),
+    close() {
+      memory.close();
+      writer?.close();
+    },
+  };
+}
