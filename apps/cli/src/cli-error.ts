@@ -13,7 +13,9 @@ import { ArborError } from "@arbor/providers";
  *   or names an `apiKeyEnv` the user has not allowed (the message names the file, model and rule);
  * - `CLI_TRUST_STORE_INVALID`: `$ARBOR_HOME/trusted-folders.json` cannot be read (it is left unchanged);
  * - `CLI_EXPORT_FAILED`: an export could not be written (the message names the file and why);
- * - `CLI_STDIN_INVALID`: what was piped into print mode is not UTF-8 text or is too large.
+ * - `CLI_STDIN_INVALID`: what was piped into print mode is not UTF-8 text or is too large;
+ * - `CLI_COMPACTION_CANCELLED`: an extension's `session_before_compact` cancelled `arbor compact`
+ *   (nothing was written; the message names the extension).
  */
 export type CliErrorCode =
   | "CLI_USAGE"
@@ -26,7 +28,8 @@ export type CliErrorCode =
   | "CLI_PROJECT_MODEL_REFUSED"
   | "CLI_TRUST_STORE_INVALID"
   | "CLI_EXPORT_FAILED"
-  | "CLI_STDIN_INVALID";
+  | "CLI_STDIN_INVALID"
+  | "CLI_COMPACTION_CANCELLED";
 
 /** A user error detected by the CLI itself (bad flags, missing file, missing key). */
 export class CliError extends ArborError {

@@ -1,11 +1,18 @@
-import { compact, estimateProjectedContextTokens, prepareCompaction } from "@arbor/compaction";
+import {
+  type CompactionPreparation,
+  compact,
+  estimateProjectedContextTokens,
+  prepareCompaction,
+} from "@arbor/compaction";
 import type { Model, Provider } from "@arbor/providers";
-import { resolveArborHome, type Settings } from "@arbor/runtime";
-import type { SessionModelRef } from "@arbor/session-store";
+import { RuntimeError, resolveArborHome, type Settings } from "@arbor/runtime";
+import type { SessionModelRef, SessionStore } from "@arbor/session-store";
+import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
 import type { CustomModelDefinition } from "../models/load-models-file";
 import { openSessionFile } from "../sessions/open-session-file";
+import type { CliConfig } from "../trust/load-cli-config";
 import { loadOfflineConfig } from "../trust/load-offline-config";
 import type { CompactInput } from "../usage/compact-usage";
 import { resolveOfflineCompaction } from "./resolve-offline-compaction";
@@ -19,6 +26,11 @@ export interface SummarizerChoice {
   apiKey?: string;
   /** Why the offline summarizer is used (`--offline`, `no ANTHROPIC_API_KEY set`); unset with a model. */
   offlineReason?: string;
+  /**
+   * The model the flags, settings and session select, with or without its key: the session model of
+   * an extension-aware compaction (its window fits the budgets). Unset when it is unknown.
+   */
+  sessionModel?: Model;
 }
 
 /**
@@ -65,7 +77,11 @@ export async function runCompactCommand(
       io.stdout.write(`Nothing to compact: ${command.file} already ends with a compaction.\n`);
       return 0;
     }
-    const config = loadOfflineConfig(io, { projectModels: !command.offline });
+    const config = loadOfflineConfig(io, {
+      projectModels: !command.offline,
+      extensions: !command.noExtensions && !command.offline,
+      trustFlag: command.trustProject,
+    });
     const resolved = resolveOfflineCompaction(command.keepRecentTokens, {
       settings: config.settings,
       fromFiles: config.fromFiles,
@@ -92,42 +108,133 @@ export async function runCompactCommand(
     });
     io.redactor?.add(choice.apiKey);
     io.redactor?.addUrlCredentials(choice.model?.baseUrl);
-    const result = await compact(preparation, {
-      ...(choice.provider && choice.model ? { provider: choice.provider, model: choice.model } : {}),
-      ...(choice.apiKey ? { apiKey: choice.apiKey } : {}),
-      ...(command.instructions ? { customInstructions: command.instructions } : {}),
-      offlineFallback: true,
-    });
-    if (result.fallbackError) {
-      io.stderr.write(
-        `arbor: the model summary failed (${result.fallbackError.message}); used the offline summarizer\n`,
-      );
-    }
-    const summarizer =
-      result.summarizer === "model" && choice.model
-        ? `${choice.model.provider}/${choice.model.id}`
-        : `the offline summarizer (${result.fallbackError ? "after the model failed" : (choice.offlineReason ?? "no model")})`;
-    const entry = store.appendCompaction({
-      summary: result.summary,
-      firstKeptEntryId: result.firstKeptEntryId,
-      tokensBefore: result.tokensBefore,
-      details: result.details,
-      ...(result.usage ? { usage: result.usage } : {}),
-      fromHook: false,
-    });
-    const after = estimateProjectedContextTokens(store.getProjection(), store.getBranch()).tokens;
+    const done =
+      config.extensions.length > 0
+        ? await compactThroughRuntime(command, io, { store, choice, config, keepRecentTokens: keep.value })
+        : await compactPlainly(command, io, { store, choice, preparation });
+    if (done === undefined) return 0;
     const summarized = preparation.messagesToSummarize.length + preparation.turnPrefixMessages.length;
     io.stdout.write(
       [
-        `Compacted ${command.file} with ${summarizer}.`,
-        `  summarized ${formatInteger(summarized)} messages${preparation.isSplitTurn ? " (the cut splits a turn)" : ""}; kept from ${preparation.firstKeptEntryId} (keepRecentTokens ${formatInteger(keep.value)}, ${keep.source})`,
-        `  context ~${formatInteger(preparation.tokensBefore)} → ~${formatInteger(after)} tokens`,
-        `  new entry ${entry.id} (compaction), now the leaf`,
+        `Compacted ${command.file} with ${done.summarizer}.`,
+        `  summarized ${formatInteger(summarized)} messages${preparation.isSplitTurn ? " (the cut splits a turn)" : ""}; kept from ${done.firstKeptEntryId} (keepRecentTokens ${formatInteger(keep.value)}, ${keep.source})`,
+        `  context ~${formatInteger(done.tokensBefore)} → ~${formatInteger(done.tokensAfter)} tokens`,
+        `  new entry ${done.entryId} (compaction), now the leaf`,
         "",
       ].join("\n"),
     );
     return 0;
   } finally {
     store.close();
+  }
+}
+
+/** What a compaction wrote, for the report. */
+interface CompactionDone {
+  /** Who wrote the summary, as printed ("anthropic/claude-…", "the offline summarizer (…)"). */
+  summarizer: string;
+  entryId: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  tokensAfter: number;
+}
+
+function describeSummarizer(choice: SummarizerChoice, kind: string, fellBack: boolean): string {
+  if (kind === "extension") return "an extension's summary (session_before_compact)";
+  if (kind === "model" && choice.model) return `${choice.model.provider}/${choice.model.id}`;
+  return `the offline summarizer (${fellBack ? "after the model failed" : (choice.offlineReason ?? "no model")})`;
+}
+
+/** The compaction without extensions: `compact` of `@arbor/compaction`, appended as is. */
+async function compactPlainly(
+  command: CompactCommand,
+  io: CliIo,
+  context: { store: SessionStore; choice: SummarizerChoice; preparation: CompactionPreparation },
+): Promise<CompactionDone> {
+  const { store, choice, preparation } = context;
+  const result = await compact(preparation, {
+    ...(choice.provider && choice.model ? { provider: choice.provider, model: choice.model } : {}),
+    ...(choice.apiKey ? { apiKey: choice.apiKey } : {}),
+    ...(command.instructions ? { customInstructions: command.instructions } : {}),
+    offlineFallback: true,
+  });
+  if (result.fallbackError) {
+    io.stderr.write(
+      `arbor: the model summary failed (${result.fallbackError.message}); used the offline summarizer\n`,
+    );
+  }
+  const entry = store.appendCompaction({
+    summary: result.summary,
+    firstKeptEntryId: result.firstKeptEntryId,
+    tokensBefore: result.tokensBefore,
+    details: result.details,
+    ...(result.usage ? { usage: result.usage } : {}),
+    fromHook: false,
+  });
+  return {
+    summarizer: describeSummarizer(choice, result.summarizer, result.fallbackError !== undefined),
+    entryId: entry.id,
+    firstKeptEntryId: entry.firstKeptEntryId,
+    tokensBefore: preparation.tokensBefore,
+    tokensAfter: estimateProjectedContextTokens(store.getProjection(), store.getBranch()).tokens,
+  };
+}
+
+/**
+ * The compaction with the user's extensions, through the runtime (`session.compact`). Returns
+ * `undefined` when the runtime found nothing to compact (reported on stdout).
+ * @throws CliError `CLI_COMPACTION_CANCELLED`; extension load errors.
+ */
+async function compactThroughRuntime(
+  command: CompactCommand,
+  io: CliIo,
+  context: { store: SessionStore; choice: SummarizerChoice; config: CliConfig; keepRecentTokens: number },
+): Promise<CompactionDone | undefined> {
+  const { store, choice, config } = context;
+  const sessionModel = choice.sessionModel ?? choice.model;
+  if (sessionModel === undefined) {
+    throw new CliError(
+      "CLI_UNKNOWN_MODEL",
+      `${command.file}: its model is unknown, so the extensions' session cannot fit its budgets; pass --model or --no-extensions`,
+    );
+  }
+  const { compactWithExtensions } = await import("./compact-with-extensions");
+  try {
+    const outcome = await compactWithExtensions(
+      {
+        store,
+        sessionModel,
+        choice,
+        settings: {
+          ...config.settings,
+          compaction: { ...config.settings.compaction, keepRecentTokens: context.keepRecentTokens },
+        },
+        extensions: config.extensions,
+        instructions: command.instructions,
+        redactText: (text) => io.redactor?.redact(text) ?? text,
+      },
+      io,
+    );
+    if (outcome.fallbackMessage !== undefined) {
+      io.stderr.write(
+        `arbor: the model summary failed (${outcome.fallbackMessage}); used the offline summarizer\n`,
+      );
+    }
+    return {
+      summarizer: describeSummarizer(choice, outcome.summarizer, outcome.fallbackMessage !== undefined),
+      entryId: outcome.entryId,
+      firstKeptEntryId: outcome.firstKeptEntryId,
+      tokensBefore: outcome.tokensBefore,
+      tokensAfter: outcome.estimatedTokensAfter,
+    };
+  } catch (error) {
+    if (
+      RuntimeError.isInstance(error) &&
+      (error.code === "NOTHING_TO_COMPACT" || error.code === "ALREADY_COMPACTED")
+    ) {
+      io.stdout.write(`Nothing to compact: ${error.message}.\n`);
+      return undefined;
+    }
+    throw error;
   }
 }
