@@ -153,6 +153,28 @@ describe("arbor compact runs the user's extensions", () => {
     expect(entry.summary).toContain("Runtime model summary.");
   });
 
+  it("a handler that throws is reported once, without a repeated prefix, and the default summary is used", async () => {
+    const file = copyExample("thrower.jsonl");
+    const thrower = path.join(dir, "thrower.mjs");
+    fs.writeFileSync(
+      thrower,
+      `export default { apiVersion: 1, name: "thrower", setup(api) { api.on("session_before_compact", (event, ctx) => ctx.ui.notify("hi")); } };`,
+    );
+    const throwerHome = path.join(dir, "thrower-home");
+    fs.mkdirSync(throwerHome, { recursive: true });
+    fs.writeFileSync(path.join(throwerHome, "settings.json"), JSON.stringify({ extensions: [thrower] }));
+    const run = await runCliProcess(["compact", file, "--keep-recent-tokens", "4000"], {
+      env: isolatedEnv({ HOME: dir, ARBOR_HOME: throwerHome }),
+      cwd: dir,
+    });
+    expect(run.code).toBe(0);
+    const lines = run.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^arbor: Extension "thrower" failed in hook "session_before_compact": .+/);
+    expect(lines[0]?.match(/thrower/g)).toHaveLength(1);
+    expect(readLastJsonlLine(file).fromHook).toBe(false);
+  });
+
   it("ignores an untrusted project's extensions with a warning, and runs them with --trust-project", async () => {
     const project = path.join(dir, "project");
     fs.mkdirSync(path.join(project, ".arbor"), { recursive: true });

@@ -111,7 +111,7 @@ describe("hostile extensions: garbage from the context hook", () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toBe("the answer\n");
       expect(run.stderr).toMatch(
-        /^arbor: extension garbler failed in context: .*returned an invalid result/m,
+        /^arbor: Extension "garbler" returned an invalid result from hook "context" \(ignored\)/m,
       );
       expect(JSON.stringify(server.requests[0]?.body)).toContain("what is in the box?");
 

@@ -32,7 +32,8 @@ function noteFor(event: AgentSessionEvent): string | undefined {
     case "compaction_fallback":
       return `the model summary failed (${event.errorMessage}); using the offline summarizer`;
     case "hook_error":
-      return `extension ${event.extensionId ?? "?"} failed in ${event.hookName}: ${event.error.message}`;
+      // The hook error's message already names the extension and the hook.
+      return event.error.message;
     default:
       return undefined;
   }

@@ -156,11 +156,7 @@ export class SessionEventRenderer {
         this.line(style.red(`✗ ${inert(event.error.message)}`));
         return;
       case "hook_error":
-        this.line(
-          style.yellow(
-            `extension ${inert(event.extensionId ?? "?")} failed in ${inert(event.hookName)}: ${inert(event.error.message)}`,
-          ),
-        );
+        this.line(style.yellow(inert(event.error.message)));
         return;
       case "model_select":
         this.line(style.dim(`model: ${inert(`${event.model.provider}/${event.model.id}`)}`));
