@@ -175,6 +175,65 @@ describe("arbor compact runs the user's extensions", () => {
     expect(readLastJsonlLine(file).fromHook).toBe(false);
   });
 
+  it("a summarizer on another provider, declared in models.json, through api.models; notices on stderr", async () => {
+    const file = copyExample("models.jsonl");
+    const cheapHome = path.join(dir, "cheap-home");
+    fs.mkdirSync(cheapHome, { recursive: true });
+    const extension = path.join(dir, "cheap.mjs");
+    fs.writeFileSync(
+      extension,
+      `export default {
+        apiVersion: 1,
+        name: "cheap",
+        setup(api) {
+          api.on("session_before_compact", async (event, context) => {
+            const model = api.models.find("local", "cheap-summarizer");
+            const provider = await api.models.providerFor(model);
+            const result = await api.compaction.compact(event.preparation, { provider, model, signal: context.signal });
+            api.ui.notify("summarized with " + model.provider + "/" + model.id + " in " + api.ui.mode + " mode (hasUI " + api.ui.hasUI + ")");
+            return { compaction: { ...result, details: { by: model.id } } };
+          });
+        },
+      };`,
+    );
+    fs.writeFileSync(path.join(cheapHome, "settings.json"), JSON.stringify({ extensions: [extension] }));
+    fs.writeFileSync(
+      path.join(cheapHome, "models.json"),
+      JSON.stringify({
+        models: [
+          {
+            id: "cheap-summarizer",
+            provider: "local",
+            api: "openai-chat",
+            baseUrl: server.openaiBaseUrl,
+            apiKeyEnv: "LOCAL_API_KEY",
+            contextWindow: 32_000,
+            maxTokens: 2000,
+          },
+        ],
+      }),
+    );
+    server.enqueue(textReply("## Goal\nCHEAP SUMMARY"), textReply("## Original Request\nprefix"));
+    const run = await runCliProcess(["compact", file, "--keep-recent-tokens", "4000"], {
+      // The session's own model (Anthropic) has no key: only the declared model's key is set.
+      env: isolatedEnv({ HOME: dir, ARBOR_HOME: cheapHome, LOCAL_API_KEY: "test-key" }),
+      cwd: dir,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      "arbor: cheap: summarized with local/cheap-summarizer in command mode (hasUI false)\n",
+    );
+    const entry = readLastJsonlLine(file);
+    expect(entry.fromHook).toBe(true);
+    expect(entry.summary).toContain("CHEAP SUMMARY");
+    expect(entry.details).toEqual({ by: "cheap-summarizer" });
+    expect(server.requests.length).toBeGreaterThan(0);
+    for (const request of server.requests) {
+      expect(request.path).toContain("/chat/completions");
+      expect((request.body as { model?: string }).model).toBe("cheap-summarizer");
+    }
+  });
+
   it("ignores an untrusted project's extensions with a warning, and runs them with --trust-project", async () => {
     const project = path.join(dir, "project");
     fs.mkdirSync(path.join(project, ".arbor"), { recursive: true });

@@ -8,6 +8,7 @@ it("exports exactly the documented runtime names", async () => {
       "RuntimeError",
       "SettingsError",
       "createAgentSession",
+      "createCatalogueModelRegistry",
       "fitCompactionSettings",
       "loadSettings",
       "mergeSettings",

@@ -31,6 +31,7 @@ export type {
   CompactionReason,
   CompactionStartEvent,
   CompactionSummarizer,
+  ExtensionNoticeEvent,
   HookErrorNotice,
   ModelSelectEvent,
   SessionCompactEvent,
@@ -41,6 +42,10 @@ export type {
   SessionNotification,
   SessionTreeEvent,
 } from "./events/session-events";
+export type { CatalogueModelRegistryOptions } from "./extensions/catalogue-model-registry";
+export { createCatalogueModelRegistry } from "./extensions/catalogue-model-registry";
+export type { ExtensionUi, NoticeLevel, SessionMode } from "./extensions/extension-ui";
+export type { ModelRegistry } from "./extensions/model-registry";
 export type {
   ExtensionCompactionTools,
   ExtensionSessionHandle,

@@ -23,6 +23,8 @@ const MARKER = Symbol.for("arbor.error.runtime");
  * - `FORK_CANCELLED`: a `session_before_fork` handler cancelled the fork, or `abort()` stopped it
  *   while the handlers ran; nothing was created. Carries `entryId`.
  * - `INVALID_ARGUMENT`: a caller passed a value the runtime cannot use (named in the message).
+ * - `MODEL_UNAVAILABLE`: `api.models.providerFor(model)` cannot serve the model (no key configured,
+ *   or no provider for its API); the message names the model and what is missing.
  */
 export type RuntimeErrorCode =
   | "SESSION_BUSY"
@@ -37,7 +39,8 @@ export type RuntimeErrorCode =
   | "ENTRY_NOT_FOUND"
   | "BRANCH_SUMMARY_FAILED"
   | "FORK_CANCELLED"
-  | "INVALID_ARGUMENT";
+  | "INVALID_ARGUMENT"
+  | "MODEL_UNAVAILABLE";
 
 /** Structured fields some {@link RuntimeError} codes carry. */
 export interface RuntimeErrorDetails {

@@ -9,6 +9,7 @@ import {
 } from "@arbor/runtime";
 import type { SessionIssue, SessionStore } from "@arbor/session-store";
 import type { CliIo } from "../cli-io";
+import { createCliModelRegistry } from "../models/create-cli-model-registry";
 import { createModelProvider } from "../models/create-model-provider";
 import type { CustomModelDefinition } from "../models/load-models-file";
 import { type ResolvedModel, requireApiKey, resolveModel } from "../models/resolve-model";
@@ -54,6 +55,8 @@ export interface AgentEnvironment {
   onIssue: (issue: SessionIssue) => void;
   /** The secrets kept out of output and session files; `bindModel` adds the model's key and endpoint. */
   redactor: SecretRedactor;
+  /** How the sessions run, for extensions (`api.ui.mode`). */
+  mode: "interactive" | "print" | "json";
 }
 
 /** A model, its provider and key, ready for a session. */
@@ -92,6 +95,7 @@ export function loadAgentEnvironment(
   options: AgentCommandOptions,
   io: CliIo,
   trust: ProjectTrust,
+  mode: AgentEnvironment["mode"],
 ): AgentEnvironment {
   const env = io.env ?? process.env;
   const cwd = io.cwd ?? process.cwd();
@@ -133,6 +137,7 @@ export function loadAgentEnvironment(
     systemPrompt,
     onIssue: (issue) => warnAboutIssue(issue, io),
     redactor: io.redactor ?? createCliRedactor(env),
+    mode,
   };
 }
 
@@ -214,6 +219,12 @@ export function startAgentSession(
     extensions: environment.extensions,
     systemPrompt: environment.systemPrompt.text,
     redactText: (text) => environment.redactor.redact(text),
+    mode: environment.mode,
+    models: createCliModelRegistry({
+      customModels: environment.customModels,
+      env: environment.env,
+      redactor: environment.redactor,
+    }),
     ...(environment.thinkingLevel !== undefined ? { thinkingLevel: environment.thinkingLevel } : {}),
   });
 }

@@ -10,6 +10,7 @@ import type { SessionModelRef, SessionStore } from "@arbor/session-store";
 import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
+import { createCliModelRegistry } from "../models/create-cli-model-registry";
 import type { CustomModelDefinition } from "../models/load-models-file";
 import { openSessionFile } from "../sessions/open-session-file";
 import type { CliConfig } from "../trust/load-cli-config";
@@ -212,6 +213,11 @@ async function compactThroughRuntime(
         extensions: config.extensions,
         instructions: command.instructions,
         redactText: (text) => io.redactor?.redact(text) ?? text,
+        models: createCliModelRegistry({
+          customModels: config.customModels,
+          env: io.env ?? process.env,
+          redactor: io.redactor,
+        }),
       },
       io,
     );

@@ -1,6 +1,13 @@
 import type { Model, Provider } from "@arbor/providers";
-import { type AgentSessionEvent, createAgentSession, RuntimeError, type Settings } from "@arbor/runtime";
+import {
+  type AgentSessionEvent,
+  createAgentSession,
+  type ModelRegistry,
+  RuntimeError,
+  type Settings,
+} from "@arbor/runtime";
 import type { SessionStore } from "@arbor/session-store";
+import { formatExtensionNotice } from "../agent/format-extension-notice";
 import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
 import type { SummarizerChoice } from "./compact-command";
@@ -18,6 +25,8 @@ export interface CompactWithExtensionsInput {
   instructions: string | undefined;
   /** Removes secrets from error texts written to the session file. */
   redactText: (text: string) => string;
+  /** The models the extensions may use (`api.models`). */
+  models: ModelRegistry;
 }
 
 /** What the extension-aware compaction did. */
@@ -66,6 +75,8 @@ export async function compactWithExtensions(
     settings: input.settings,
     extensions: input.extensions,
     redactText: input.redactText,
+    mode: "command",
+    models: input.models,
     compaction: {
       provider: choice.provider ?? null,
       ...(summaryModel ? { model: summaryModel } : {}),
@@ -74,9 +85,8 @@ export async function compactWithExtensions(
   let fallbackMessage: string | undefined;
   const unsubscribe = session.subscribe((event: AgentSessionEvent) => {
     if (event.type === "compaction_fallback" && choice.model) fallbackMessage = event.errorMessage;
-    if (event.type === "hook_error") {
-      io.stderr.write(`arbor: ${event.error.message}\n`);
-    }
+    if (event.type === "hook_error") io.stderr.write(`arbor: ${event.error.message}\n`);
+    if (event.type === "extension_notice") io.stderr.write(`arbor: ${formatExtensionNotice(event)}\n`);
   });
   try {
     const result = await session.compact(input.instructions);

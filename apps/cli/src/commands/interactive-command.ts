@@ -44,7 +44,7 @@ export async function runInteractiveCommand(
           )
       : undefined,
   );
-  const environment = loadAgentEnvironment(command, io, trust);
+  const environment = loadAgentEnvironment(command, io, trust, "interactive");
   let choice: SessionChoice = sessionChoiceOf(command);
   if (command.resume) {
     const style = createTerminalStyle(colorsEnabled(environment.env, output.isTTY === true));

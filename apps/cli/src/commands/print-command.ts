@@ -1,6 +1,7 @@
 import type { AgentSession, AgentSessionEvent } from "@arbor/runtime";
 import { assistantText } from "../agent/assistant-text";
 import { eventToJson } from "../agent/event-to-json";
+import { formatExtensionNotice } from "../agent/format-extension-notice";
 import {
   bindModel,
   decideAgentTrust,
@@ -34,6 +35,8 @@ function noteFor(event: AgentSessionEvent): string | undefined {
     case "hook_error":
       // The hook error's message already names the extension and the hook.
       return event.error.message;
+    case "extension_notice":
+      return formatExtensionNotice(event);
     default:
       return undefined;
   }
@@ -50,7 +53,12 @@ function noteFor(event: AgentSessionEvent): string | undefined {
  */
 export async function runPrintCommand(command: PrintCommand, io: CliIo): Promise<number> {
   const prompt = composePrintPrompt(command.prompt, await readPipedInput(io.stdin ?? process.stdin));
-  const environment = loadAgentEnvironment(command, io, await decideAgentTrust(command, io));
+  const environment = loadAgentEnvironment(
+    command,
+    io,
+    await decideAgentTrust(command, io),
+    command.json ? "json" : "print",
+  );
   const store = openStoreFor(environment, sessionChoiceOf(command));
   let session: AgentSession | undefined;
   let stoppedBy: NodeJS.Signals | undefined;

@@ -1,4 +1,5 @@
 import type { AgentSessionEvent } from "@arbor/runtime";
+import { formatExtensionNotice } from "../agent/format-extension-notice";
 import { formatInteger } from "../format/format-number";
 import { clip, describeToolCall } from "../format/message-preview";
 import { sanitizeTerminalText } from "../format/sanitize-terminal-text";
@@ -158,6 +159,13 @@ export class SessionEventRenderer {
       case "hook_error":
         this.line(style.yellow(inert(event.error.message)));
         return;
+      case "extension_notice": {
+        const line = inert(formatExtensionNotice(event));
+        this.line(
+          event.level === "error" ? style.red(line) : event.level === "warning" ? style.yellow(line) : line,
+        );
+        return;
+      }
       case "model_select":
         this.line(style.dim(`model: ${inert(`${event.model.provider}/${event.model.id}`)}`));
         return;

@@ -24,6 +24,7 @@ const environment: AgentEnvironment = {
   systemPrompt: buildSystemPrompt({ cwd: os.tmpdir() }),
   onIssue: () => {},
   redactor: createSecretRedactor(),
+  mode: "interactive",
 };
 
 function binding(): ModelBinding {

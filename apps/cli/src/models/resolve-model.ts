@@ -44,7 +44,8 @@ function isLocal(baseUrl: string | undefined): boolean {
   return host === "localhost" || host === "127.0.0.1" || host === "::1" || host === "[::1]";
 }
 
-function fromCustom(definition: CustomModelDefinition): Model {
+/** The `Model` of a declared model (its `source` and `apiKeyEnv` dropped). */
+export function fromCustom(definition: CustomModelDefinition): Model {
   const { source: _source, apiKeyEnv: _apiKeyEnv, ...rest } = definition;
   return defineModel(rest);
 }

@@ -3,7 +3,12 @@ import type { CompactionPreparation } from "@arbor/compaction";
 import type { ProviderRequest, StreamOptions, Usage } from "@arbor/providers";
 import type { SessionEntry } from "@arbor/session-store";
 import type { SessionLifecycleHooks } from "./lifecycle-events";
-import type { CompactionReason, HookErrorNotice, SessionNotification } from "./session-events";
+import type {
+  CompactionReason,
+  ExtensionNoticeEvent,
+  HookErrorNotice,
+  SessionNotification,
+} from "./session-events";
 
 /** A compaction an extension writes instead of the default summary (pi's `CompactionResult`). */
 export interface CustomCompaction<TDetails = unknown> {
@@ -141,10 +146,14 @@ export interface RuntimeInterceptors {
 /**
  * The session's notifications as a hook map. The session's `hook_error` notice is for listeners;
  * extensions subscribe to the bus's built-in `hook_error` of the same name (`HookErrorEvent`: the same
- * fields without `type`), whose failing handlers are not reported to themselves.
+ * fields without `type`), whose failing handlers are not reported to themselves. `extension_notice`
+ * is for listeners only (a notice is for the user, not for other extensions).
  */
 export type SessionNotificationHooks = {
-  [E in Exclude<SessionNotification, HookErrorNotice> as E["type"]]: { event: E; result: undefined };
+  [E in Exclude<SessionNotification, HookErrorNotice | ExtensionNoticeEvent> as E["type"]]: {
+    event: E;
+    result: undefined;
+  };
 };
 
 /**

@@ -144,6 +144,16 @@ export interface SessionInfoChangedEvent {
   name: string | undefined;
 }
 
+/** An extension called `api.ui.notify`: a one-line notice for the user. Listeners only. */
+export interface ExtensionNoticeEvent {
+  type: "extension_notice";
+  /** The extension that sent it. */
+  extensionId: string | undefined;
+  /** The notice, as the extension gave it (a string; render it as untrusted text). */
+  message: string;
+  level: "info" | "warning" | "error";
+}
+
 /** Events the session itself emits (the loop's events are in {@link AgentSessionEvent} too). */
 export type SessionNotification =
   | CompactionStartEvent
@@ -155,7 +165,8 @@ export type SessionNotification =
   | SessionErrorEvent
   | HookErrorNotice
   | ModelSelectEvent
-  | SessionInfoChangedEvent;
+  | SessionInfoChangedEvent
+  | ExtensionNoticeEvent;
 
 /**
  * Every event `session.subscribe` delivers: the agent loop's events (snake_case `type`, see

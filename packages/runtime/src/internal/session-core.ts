@@ -4,7 +4,7 @@ import type { HookBus } from "@arbor/extensions";
 import type { Model, Provider } from "@arbor/providers";
 import type { SessionStore } from "@arbor/session-store";
 import type { RuntimeHooks } from "../events/runtime-hooks";
-import type { AgentSessionEvent, SessionNotification } from "../events/session-events";
+import type { AgentSessionEvent, ExtensionNoticeEvent, SessionNotification } from "../events/session-events";
 import type { CreateAgentSessionOptions } from "../session/agent-session-options";
 import { type EffectiveCompactionSettings, fitCompactionSettings } from "../settings/fit-compaction-settings";
 import type { Settings } from "../settings/settings";
@@ -99,7 +99,10 @@ export function currentCompactionSettings(core: SessionCore): EffectiveCompactio
  * Delivers an event: extensions first (awaited; the bus isolates their failures), then listeners
  * (synchronously, in subscription order). `hook_error` goes to listeners only.
  */
-export async function notify(core: SessionCore, event: AgentEvent | SessionNotification): Promise<void> {
+export async function notify(
+  core: SessionCore,
+  event: AgentEvent | Exclude<SessionNotification, ExtensionNoticeEvent>,
+): Promise<void> {
   if (event.type !== "hook_error" && core.bus.listenerCount(event.type) > 0) {
     await (core.bus.emit as (name: string, event: unknown) => Promise<unknown>)(event.type, event);
   }

@@ -4,6 +4,8 @@ import type { ExtensionDefinition } from "@arbor/extensions";
 import type { Model, Provider, ReasoningLevel, StreamOptions, TranscriptMessage } from "@arbor/providers";
 import type { SessionStore } from "@arbor/session-store";
 import type { SessionStartReason } from "../events/lifecycle-events";
+import type { SessionMode } from "../extensions/extension-ui";
+import type { ModelRegistry } from "../extensions/model-registry";
 import type { RuntimeExtensionApi } from "../extensions/runtime-extension-api";
 import type { Settings } from "../settings/settings";
 
@@ -93,4 +95,12 @@ export interface CreateAgentSessionOptions {
    * Contract: as the loop's seam: must not throw, must not mutate its input.
    */
   convertToLlm?: (messages: readonly AgentMessage[]) => TranscriptMessage[] | Promise<TranscriptMessage[]>;
+  /**
+   * The models extensions may use (`api.models`), with providers carrying the user's keys (see
+   * `createCatalogueModelRegistry`). Default: the built-in catalogue, served only for the session
+   * model's provider and API, through the session's own provider.
+   */
+  models?: ModelRegistry;
+  /** How the application runs the session (`api.ui.mode`; `hasUI` is true for `interactive`). Default `library`. */
+  mode?: SessionMode;
 }
