@@ -47,6 +47,8 @@ describe("arbor export", () => {
       [["export", copy, "--leaf", "nope"], /--leaf nope: no entry with this id/],
       [["export", copy, "--html", "--md"], /either --html or --md/],
       [["export", copy, "-o", copy], /that is the session file itself/],
+      [["export", copy, "--jsonl", "-o", copy], /that is the session file itself/],
+      [["export", copy, "--jsonl", "--leaf", "x"], /--leaf does not apply/],
     ] as const) {
       const run = await runCliProcess(args, { env, cwd: dir });
       expect(run.code).toBe(2);

@@ -9,10 +9,18 @@ import { isolatedEnv } from "./helpers/run-cli-process";
 /**
  * Start-up cost: the offline commands load only what they need. Each run of the built CLI is traced
  * (every ES module resolved, and every CommonJS module in `require.cache` at exit, which is how zod is
- * loaded when a schema is needed); no provider SDK, tokenizer or zod may appear.
+ * loaded when a schema is needed); no provider SDK, tokenizer, zod or database driver may appear.
  */
 const EXAMPLE = path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl");
-const HEAVY = [/[\\/]zod[\\/]/, /@anthropic-ai[\\/]sdk/, /[\\/]openai[\\/]/, /js-tiktoken/];
+const HEAVY = [
+  /[\\/]zod[\\/]/,
+  /@anthropic-ai[\\/]sdk/,
+  /[\\/]openai[\\/]/,
+  /js-tiktoken/,
+  // The PostgreSQL backend and its driver load only for a postgresql:// location.
+  /[\\/]pg[\\/]/,
+  /session-store[\\/]dist[\\/]postgres[\\/]/,
+];
 
 let dir: string;
 let preload: string;
@@ -43,7 +51,11 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the built CLI with the tracer; returns the exit code and every module loaded. */
-function traced(args: string[], home = path.join(dir, "home")): { code: number | null; modules: string[] } {
+function traced(
+  args: string[],
+  home = path.join(dir, "home"),
+  stderr = "",
+): { code: number | null; modules: string[] } {
   const trace = path.join(dir, `trace-${Math.random().toString(36).slice(2)}.txt`);
   fs.writeFileSync(trace, "");
   const run = spawnSync(process.execPath, ["--import", preload, CLI_PATH, ...args], {
@@ -51,7 +63,7 @@ function traced(args: string[], home = path.join(dir, "home")): { code: number |
     env: isolatedEnv({ HOME: dir, ARBOR_HOME: home, ARBOR_MODULE_TRACE: trace }),
     encoding: "utf8",
   });
-  expect(run.stderr).toBe("");
+  expect(run.stderr).toMatch(stderr === "" ? /^$/ : stderr);
   const modules = fs.readFileSync(trace, "utf8").split("\n").filter(Boolean);
   expect(modules.length).toBeGreaterThan(0);
   return { code: run.status, modules };
@@ -70,6 +82,17 @@ describe("offline commands load no SDK, tokenizer or zod", { timeout: 60_000 }, 
     const { code, modules } = traced(args);
     expect(code).toBe(0);
     expect(heavy(modules)).toEqual([]);
+  });
+
+  it("the trace sees the database driver for a postgresql:// location (the checks above can fail)", () => {
+    // Port 1: nothing listens, so the run fails after loading the backend and the driver.
+    const { code, modules } = traced(
+      ["tree", "postgresql://127.0.0.1:1/none#x"],
+      undefined,
+      "Cannot connect",
+    );
+    expect(code).toBe(1);
+    expect(heavy(modules).some((url) => /[\\/]pg[\\/]/.test(url))).toBe(true);
   });
 
   it("the trace sees zod when a settings file has to be validated (the check above can fail)", () => {

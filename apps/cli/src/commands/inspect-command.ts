@@ -6,7 +6,8 @@ import type { CliIo } from "../cli-io";
 import { safeJsonStringify } from "../format/safe-json-stringify";
 import { buildInspectReport } from "../inspect/build-inspect-report";
 import { formatInspectReport } from "../inspect/format-inspect-report";
-import { openSessionFile, refuseDamagedSession } from "../sessions/open-session-file";
+import { refuseDamagedSession } from "../sessions/open-session-file";
+import { openSessionLocation } from "../sessions/open-session-location";
 import { loadOfflineConfig } from "../trust/load-offline-config";
 import type { InspectInput } from "../usage/inspect-usage";
 import { usageError } from "../usage/usage-error";
@@ -30,7 +31,7 @@ function systemPromptFolder(sessionCwd: string | undefined, io: CliIo): string {
  * throws user errors for `reportError`.
  */
 export async function runInspectCommand(command: InspectInput, io: CliIo): Promise<number> {
-  const { store, rawHeader } = openSessionFile(command.file, {
+  const { store, rawHeader } = await openSessionLocation(command.file, {
     readOnly: true,
     arborHome: resolveArborHome(io.env ?? process.env),
     validate: "lazy",

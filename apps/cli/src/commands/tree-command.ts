@@ -1,7 +1,8 @@
 import { resolveArborHome } from "@arbor/runtime";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
-import { openSessionFile, refuseDamagedSession } from "../sessions/open-session-file";
+import { refuseDamagedSession } from "../sessions/open-session-file";
+import { openSessionLocation } from "../sessions/open-session-location";
 import { sessionTreeShapeRows } from "../tree/session-tree-rows";
 import type { TreeInput } from "../usage/tree-usage";
 
@@ -12,7 +13,7 @@ import type { TreeInput } from "../usage/tree-usage";
  * exit code.
  */
 export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<number> {
-  const { store } = openSessionFile(command.file, {
+  const { store } = await openSessionLocation(command.file, {
     readOnly: true,
     arborHome: resolveArborHome(io.env ?? process.env),
     validate: "lazy",

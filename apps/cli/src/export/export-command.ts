@@ -1,13 +1,13 @@
 import { resolveArborHome } from "@arbor/runtime";
 import type { CliIo } from "../cli-io";
 import { formatBytes } from "../format/format-bytes";
-import { openSessionFile } from "../sessions/open-session-file";
+import { openSessionLocation } from "../sessions/open-session-location";
 import type { ExportInput } from "../usage/export-usage";
 import { exportSession } from "./export-session";
 
 /**
- * `arbor export <session.jsonl> [--leaf ID] [--html|--md] [-o FILE]`: writes the HTML page (default)
- * or the Markdown text of a session, to `<session name>.html|.md` in the working folder, to FILE, or
+ * `arbor export <session> [--leaf ID] [--html|--md|--jsonl] [-o FILE]`: writes the HTML page (default),
+ * the Markdown text or the exact JSONL bytes of a session (a file or a database location), to `<session name>.html|.md` in the working folder, to FILE, or
  * to stdout with `-o -`. Opens the session read-only. Returns the exit code; throws user errors for
  * `reportError`.
  */
@@ -16,7 +16,16 @@ export async function runExportCommand(
   io: CliIo,
   arborVersion: string,
 ): Promise<number> {
-  const { store } = openSessionFile(command.file, {
+  if (command.format === "jsonl") {
+    const { exportSessionText } = await import("./export-session-text");
+    const result = await exportSessionText(command.file, {
+      output: command.output,
+      cwd: io.cwd ?? process.cwd(),
+    });
+    io.stdout.write(`Exported ${result.lines} lines to ${result.file} (${formatBytes(result.bytes)})\n`);
+    return 0;
+  }
+  const { store } = await openSessionLocation(command.file, {
     readOnly: true,
     arborHome: resolveArborHome(io.env ?? process.env),
   });

@@ -9,7 +9,7 @@ import { usageError } from "./usage-error";
 export interface ExportInput {
   file: string;
   leafId: string | undefined;
-  format: "html" | "md";
+  format: "html" | "md" | "jsonl";
   output: string | undefined;
 }
 
@@ -17,19 +17,23 @@ export interface ExportInput {
 export const exportUsage: CommandUsage<ExportInput> = {
   name: "export",
   synopsis: "export <session>",
-  summary: "the session as one offline HTML page, or its path as Markdown",
-  help: `Usage: arbor export <session> [--leaf ID] [--html|--md] [-o FILE]
+  summary: "the session as one offline HTML page, its path as Markdown, or its JSONL bytes",
+  help: `Usage: arbor export <session> [--leaf ID] [--html|--md|--jsonl] [-o FILE]
 
 Writes the session as one self-contained HTML page (the whole tree, every leaf's context,
-compactions; the default) or the leaf's path as Markdown, to <session name>.html|.md in this
-folder, to FILE, or to stdout with -o -. Read-only; no API key needed.
+compactions; the default), the leaf's path as Markdown, or (--jsonl) the session file's exact
+bytes, to <session name>.html|.md|.jsonl in this folder, to FILE, or to stdout with -o - (not with
+--jsonl: what arbor prints is made inert, so only a file gets the exact bytes). Read-only; no API
+key needed.
 
-<session> is a session file, or a session's short id or id prefix (arbor sessions lists them).
+<session> is a session file, a session's short id or id prefix (arbor sessions lists them), or a
+database location postgresql://host/database#<session-id>.
 
 Options:
   --leaf ID         the leaf to export (default: the file's leaf, its last entry)
   --html            an HTML page (the default)
   --md              Markdown of the leaf's path
+  --jsonl           the session as JSONL, byte for byte (a copy out of a database)
   -o, --output FILE where to write (- for stdout)
   -h, --help        this help
 `,
@@ -37,16 +41,27 @@ Options:
     leaf: { type: "string", valueName: "ID" },
     html: { type: "boolean" },
     md: { type: "boolean" },
+    jsonl: { type: "boolean" },
     output: { type: "string", short: "o", valueName: "FILE" },
   },
   toInput: (parsed) => {
-    if (parsed.values.html === true && parsed.values.md === true) {
-      throw usageError("export", "use either --html or --md, not both");
+    const formats = (["html", "md", "jsonl"] as const).filter((name) => parsed.values[name] === true);
+    if (formats.length > 1) {
+      const named = formats.map((name) => `--${name}`);
+      throw usageError(
+        "export",
+        formats.length === 2
+          ? `use either ${named.join(" or ")}, not both`
+          : "use only one of --html, --md and --jsonl",
+      );
+    }
+    if (formats[0] === "jsonl" && stringOption(parsed, "leaf") !== undefined) {
+      throw usageError("export", "--jsonl exports the whole session: --leaf does not apply");
     }
     return {
       file: requireOnePositional("export", parsed, "session") as string,
       leafId: stringOption(parsed, "leaf"),
-      format: parsed.values.md === true ? "md" : "html",
+      format: formats[0] ?? "html",
       output: stringOption(parsed, "output"),
     };
   },

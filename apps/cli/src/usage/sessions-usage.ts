@@ -1,18 +1,22 @@
 import type { CommandUsage } from "./command-usage";
 import { requireOnePositional } from "./require-one-positional";
+import { stringOption } from "./string-option";
+import { usageError } from "./usage-error";
 
 /** The input of `arbor sessions`. */
 export interface SessionsInput {
   all: boolean;
   json: boolean;
+  /** `--store postgresql://…`: list the sessions of that database instead. */
+  store: string | undefined;
 }
 
 /** `arbor sessions`: options and help. */
 export const sessionsUsage: CommandUsage<SessionsInput> = {
   name: "sessions",
-  synopsis: "sessions [--all]",
+  synopsis: "sessions [--all | --store URL]",
   summary: "the sessions of this folder (--all: of every folder), with short ids",
-  help: `Usage: arbor sessions [--all] [--json]
+  help: `Usage: arbor sessions [--all | --store postgresql://host/database] [--json]
 
 Lists the sessions of this folder ($ARBOR_HOME/sessions/<folder slug>/), most recently active
 first: short id, name (or the first message), start, last activity, entries, size and model.
@@ -25,14 +29,34 @@ characters, or a prefix of the full id, is accepted wherever a session file is:
 
 Options:
   --all         the sessions of every folder, with each one's folder
+  --store URL   the sessions of a PostgreSQL database (postgresql://host/database[?schema=NAME]),
+                each with its location postgresql://host/database#<session-id>
   --json        one JSON object: { "sessions": [ { "shortId", "id", "path", "cwd", "name",
                 "firstMessage", "started", "lastActivity", "entries", "bytes", "model" } ] }
   -h, --help    this help
 `,
-  options: { all: { type: "boolean" }, json: { type: "boolean" } },
+  options: {
+    all: { type: "boolean" },
+    json: { type: "boolean" },
+    store: { type: "string", valueName: "URL" },
+  },
   toInput: (parsed) => {
     requireOnePositional("sessions", parsed, undefined);
-    return { all: parsed.values.all === true, json: parsed.values.json === true };
+    const store = stringOption(parsed, "store");
+    if (store !== undefined && !/^postgres(ql)?:\/\//i.test(store)) {
+      throw usageError("sessions", `--store ${store}: expected a postgresql:// URL`);
+    }
+    if (store !== undefined && parsed.values.all === true) {
+      throw usageError("sessions", "use either --all or --store, not both");
+    }
+    return { all: parsed.values.all === true, json: parsed.values.json === true, store };
   },
-  run: async (input, io) => (await import("../commands/sessions-command")).runSessionsCommand(input, io),
+  run: async (input, io) =>
+    input.store !== undefined
+      ? (await import("../commands/database-sessions-command")).runDatabaseSessionsCommand(
+          input.store,
+          input.json,
+          io,
+        )
+      : (await import("../commands/sessions-command")).runSessionsCommand(input, io),
 };

@@ -2,6 +2,7 @@ import { checkUsage } from "./check-usage";
 import type { CommandUsage } from "./command-usage";
 import { compactUsage } from "./compact-usage";
 import { exportUsage } from "./export-usage";
+import { importUsage } from "./import-usage";
 import { inspectUsage } from "./inspect-usage";
 import { modelsUsage } from "./models-usage";
 import { sessionsUsage } from "./sessions-usage";
@@ -18,6 +19,7 @@ export const SUBCOMMAND_USAGES: ReadonlyArray<CommandUsage<any>> = [
   treeUsage,
   checkUsage,
   exportUsage,
+  importUsage,
   compactUsage,
   sessionsUsage,
   modelsUsage,

@@ -1,4 +1,4 @@
-import { hostname } from "node:os";
+import { hostname, userInfo } from "node:os";
 import type { Client } from "pg";
 import { SessionStorageError } from "../../storage/session-storage-error";
 import { DEFAULT_POSTGRES_SCHEMA, type PostgresTarget } from "../postgres-target";
@@ -55,7 +55,7 @@ export async function connectClient(target: PostgresTarget, role: string): Promi
   }
   const client = new pg.Client({
     ...target.clientConfig,
-    connectionString: target.connectionString,
+    connectionString: withDefaultUser(target.connectionString),
     application_name: `arbor-${role} ${hostname()} pid ${process.pid}`.slice(0, 63),
     keepAlive: true,
   });
@@ -72,6 +72,21 @@ export async function connectClient(target: PostgresTarget, role: string): Promi
     );
   }
   return client;
+}
+
+/**
+ * A URL without a user name gets libpq's default: `PGUSER`, else the operating-system user (`pg`
+ * reads `$USER`, which a service or container often lacks).
+ */
+function withDefaultUser(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.username !== "") return connectionString;
+    url.username = encodeURIComponent(process.env.PGUSER || process.env.USER || userInfo().username);
+    return url.toString();
+  } catch {
+    return connectionString;
+  }
 }
 
 /** A failed query while opening, as a typed error. */

@@ -12,6 +12,8 @@ export interface PostgresSessionStorage extends SessionStorage {
   readonly location: string;
   /** Whether this storage holds the writer lock (`false`: opened to read). */
   readonly writable: boolean;
+  /** The header as stored (before the store migrates a version 1 or 2 session in memory), once loaded. */
+  readonly storedHeader: Record<string, unknown> | undefined;
   /** Resolves once every appended line is committed; rejects with the writer's sticky error. */
   flush(): Promise<void>;
   /** 1-based line of the entry at `index`. */
@@ -32,6 +34,7 @@ export function createPostgresStorage(
   const memory = createMemoryStorage({ content, name: location });
   let lineCount = content === "" ? 0 : content.replace(/\n$/, "").split("\n").length;
   let hasHeader = false;
+  let storedHeader: Record<string, unknown> | undefined;
 
   const requireWriter = (): PgLineWriter => {
     if (writer === undefined) {
@@ -79,9 +82,13 @@ export function createPostgresStorage(
     path: undefined,
     location,
     writable: writer !== undefined,
+    get storedHeader() {
+      return storedHeader;
+    },
     load(): StorageLoadResult {
       const result = memory.load();
       hasHeader = result.header !== undefined;
+      storedHeader = result.header;
       return result;
     },
     readEntry: (index) => memory.readEntry(index),

@@ -1,0 +1,107 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertCliBuilt, REPO_ROOT } from "./helpers/cli-paths";
+import { isolatedEnv, runCliProcess } from "./helpers/run-cli-process";
+import { testDatabase, testServerProblem } from "./helpers/test-database";
+
+/**
+ * Sessions in PostgreSQL through the built CLI: `arbor import --to`, then inspect, tree, export and
+ * sessions --store on the printed location, against the same commands on the file.
+ */
+const EXAMPLE = path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl");
+const problem = await testServerProblem();
+const database = testDatabase("cli");
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let location: string;
+
+async function cli(...args: string[]) {
+  return runCliProcess(args, { env, cwd: dir });
+}
+
+describe.skipIf(problem !== undefined)(`database sessions${problem ? ` (skipped: ${problem})` : ""}`, () => {
+  beforeAll(async () => {
+    assertCliBuilt();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-database-"));
+    env = isolatedEnv({ ARBOR_HOME: path.join(dir, "home"), HOME: dir, ...database.env });
+    const run = await cli("import", EXAMPLE, "--to", database.url);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    location = run.stdout.trim();
+  }, 60_000);
+  afterAll(async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await database.drop();
+  });
+
+  it("import prints the new location: the URL given with the session id as fragment", () => {
+    expect(location).toBe(`${database.url}#019ce1a2-5f3b-7c41-9a2e-3d8f0b6c4e17`);
+  });
+
+  it("inspect --json of the location equals inspect --json of the file (projection, tokens, compaction)", async () => {
+    const [fromDatabase, fromFile] = await Promise.all([
+      cli("inspect", location, "--json", "--full"),
+      cli("inspect", EXAMPLE, "--json", "--full"),
+    ]);
+    expect(fromDatabase.stderr).toBe("");
+    expect(JSON.parse(fromDatabase.stdout)).toEqual(JSON.parse(fromFile.stdout));
+    const leaf = JSON.parse(fromFile.stdout).path[40];
+    const [atLeaf, fileAtLeaf] = await Promise.all([
+      cli("inspect", location, "--json", "--leaf", leaf, "--keep-recent-tokens", "2000"),
+      cli("inspect", EXAMPLE, "--json", "--leaf", leaf, "--keep-recent-tokens", "2000"),
+    ]);
+    expect(JSON.parse(atLeaf.stdout).compaction).not.toBeNull();
+    expect(JSON.parse(atLeaf.stdout)).toEqual(JSON.parse(fileAtLeaf.stdout));
+  });
+
+  it("tree of the location prints the file's tree", async () => {
+    const [fromDatabase, fromFile] = await Promise.all([cli("tree", location), cli("tree", EXAMPLE)]);
+    expect(fromDatabase.code).toBe(0);
+    expect(fromDatabase.stdout).toBe(fromFile.stdout);
+  });
+
+  it("export --jsonl gives the exact bytes back, to a file only", async () => {
+    const run = await cli("export", location, "--jsonl", "-o", "back.jsonl");
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toMatch(/^Exported 126 lines to .*back\.jsonl/);
+    expect(fs.readFileSync(path.join(dir, "back.jsonl")).equals(fs.readFileSync(EXAMPLE))).toBe(true);
+    const piped = await cli("export", location, "--jsonl", "-o", "-");
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toMatch(/exact bytes/);
+    const fromFile = await cli("export", EXAMPLE, "--jsonl", "-o", "copy.jsonl");
+    expect(fromFile.code).toBe(0);
+    expect(fs.readFileSync(path.join(dir, "copy.jsonl")).equals(fs.readFileSync(EXAMPLE))).toBe(true);
+    const usage = await cli("export", location, "--jsonl", "--md");
+    expect(usage.code).toBe(2);
+  });
+
+  it("sessions --store lists the database's sessions with their locations", async () => {
+    const run = await cli("sessions", "--store", database.url, "--json");
+    expect(run.stderr).toBe("");
+    const { sessions } = JSON.parse(run.stdout);
+    expect(sessions).toEqual([
+      expect.objectContaining({
+        location,
+        name: "todo-api: paginate GET /todos",
+        cwd: "/home/dev/projects/todo-api",
+        entries: 125,
+      }),
+    ]);
+    const table = await cli("sessions", "--store", database.url);
+    expect(table.stdout).toContain(location);
+  });
+
+  it("refuses an id that is taken, a missing session and a location without an id, in one line", async () => {
+    const taken = await cli("import", EXAMPLE, "--to", database.url);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toMatch(/^arbor: .*already exists: nothing was imported/);
+    const missing = await cli("inspect", `${database.url}#no-such-session`);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^arbor: .*#no-such-session: no such session\.\n$/);
+    const noId = await cli("tree", database.url);
+    expect(noId.code).toBe(2);
+    expect(noId.stderr).toMatch(/no session id/);
+  });
+});
