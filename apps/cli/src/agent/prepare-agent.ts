@@ -14,6 +14,7 @@ import { createModelProvider } from "../models/create-model-provider";
 import type { CustomModelDefinition } from "../models/load-models-file";
 import { type ResolvedModel, requireApiKey, resolveModel } from "../models/resolve-model";
 import { createCliRedactor } from "../secrets/create-cli-redactor";
+import { isDatabaseLocation } from "../sessions/is-database-location";
 import { openAgentSessionStore, type SessionChoice } from "../sessions/open-agent-session-store";
 import { warnAboutIssue } from "../sessions/warn-about-issue";
 import { createCodingTools } from "../tools/create-coding-tools";
@@ -166,6 +167,29 @@ export function openStoreFor(environment: AgentEnvironment, choice: SessionChoic
     cwd: environment.cwd,
     onIssue: environment.onIssue,
   });
+}
+
+/**
+ * {@link openStoreFor}, plus a database location (`--session postgresql://host/db#<id>`): that
+ * session opened with its writer lock (loads the PostgreSQL backend only then).
+ * @throws session-store errors (`SESSION_LOCKED` naming the holder, `SESSION_READ_FAILED`).
+ */
+export async function openAgentStore(
+  environment: AgentEnvironment,
+  choice: SessionChoice,
+): Promise<SessionStore> {
+  if (choice.kind === "path" && isDatabaseLocation(choice.path)) {
+    const { openDatabaseSession } = await import("../sessions/open-database-session");
+    const opened = await openDatabaseSession(choice.path, {
+      mode: "write",
+      validate: "lazy",
+      cwd: environment.cwd,
+      deferFileUntilConversation: true,
+      onIssue: environment.onIssue,
+    });
+    return opened.store;
+  }
+  return openStoreFor(environment, choice);
 }
 
 /**

@@ -12,7 +12,7 @@ import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
 import { createCliModelRegistry } from "../models/create-cli-model-registry";
 import type { CustomModelDefinition } from "../models/load-models-file";
-import { openSessionFile } from "../sessions/open-session-file";
+import { openSessionLocation } from "../sessions/open-session-location";
 import type { CliConfig } from "../trust/load-cli-config";
 import { loadOfflineConfig } from "../trust/load-offline-config";
 import type { CompactInput } from "../usage/compact-usage";
@@ -63,7 +63,7 @@ export async function runCompactCommand(
   chooseSummarizer: ChooseSummarizer,
 ): Promise<number> {
   const env = io.env ?? process.env;
-  const { store } = openSessionFile(command.file, {
+  const { store } = await openSessionLocation(command.file, {
     readOnly: false,
     arborHome: resolveArborHome(io.env ?? process.env),
   });
@@ -172,6 +172,8 @@ async function compactPlainly(
     ...(result.usage ? { usage: result.usage } : {}),
     fromHook: false,
   });
+  // Acknowledged before it is reported: durable in a database session (at once for a file).
+  await store.flush();
   return {
     summarizer: describeSummarizer(choice, result.summarizer, result.fallbackError !== undefined),
     entryId: entry.id,

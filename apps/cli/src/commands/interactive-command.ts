@@ -2,7 +2,7 @@ import {
   bindModel,
   decideAgentTrust,
   loadAgentEnvironment,
-  openStoreFor,
+  openAgentStore,
   sessionChoiceOf,
   startAgentSession,
 } from "../agent/prepare-agent";
@@ -61,7 +61,7 @@ export async function runInteractiveCommand(
     if (file === undefined) return 0;
     choice = { kind: "path", path: file };
   }
-  const store = openStoreFor(environment, choice);
+  const store = await openAgentStore(environment, choice);
   try {
     const binding = await bindModel(environment, { sessionModel: store.getProjection().model });
     const session = await startAgentSession(environment, store, binding);

@@ -6,7 +6,7 @@ import {
   bindModel,
   decideAgentTrust,
   loadAgentEnvironment,
-  openStoreFor,
+  openAgentStore,
   sessionChoiceOf,
   startAgentSession,
 } from "../agent/prepare-agent";
@@ -59,7 +59,7 @@ export async function runPrintCommand(command: PrintCommand, io: CliIo): Promise
     await decideAgentTrust(command, io),
     command.json ? "json" : "print",
   );
-  const store = openStoreFor(environment, sessionChoiceOf(command));
+  const store = await openAgentStore(environment, sessionChoiceOf(command));
   let session: AgentSession | undefined;
   let stoppedBy: NodeJS.Signals | undefined;
   const stopListening = onTerminationSignal((signal) => {

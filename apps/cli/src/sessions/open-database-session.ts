@@ -1,4 +1,4 @@
-import type { SessionStore } from "@arbor/session-store";
+import type { SessionIssue, SessionStore } from "@arbor/session-store";
 import type { PostgresSessionStorage } from "@arbor/session-store/postgres";
 import { CliError } from "../cli-error";
 import type { RawSessionHeader } from "./open-session-file";
@@ -18,6 +18,7 @@ export async function openDatabaseSession(
     validate?: "full" | "lazy";
     cwd?: string;
     deferFileUntilConversation?: boolean;
+    onIssue?: (issue: SessionIssue) => void;
   },
 ): Promise<{ store: SessionStore; rawHeader: RawSessionHeader }> {
   const { openPostgresSessionStore, parsePostgresLocation } = await import("@arbor/session-store/postgres");
@@ -33,6 +34,7 @@ export async function openDatabaseSession(
     validate: options.validate ?? "full",
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     ...(options.deferFileUntilConversation ? { deferFileUntilConversation: true } : {}),
+    ...(options.onIssue ? { onIssue: options.onIssue } : {}),
   });
   const stored = (store.storage as PostgresSessionStorage).storedHeader;
   const header = stored ?? (store.header as unknown as Record<string, unknown>);

@@ -68,7 +68,8 @@ const HELP = {
   --base-url URL         replace the model's endpoint (an http:// or https:// URL)
   --thinking LEVEL       off, minimal, low, medium, high
   --session PATH|ID      use this session file (created if missing), or the session with this
-                         short id (arbor sessions)
+                         short id (arbor sessions), or postgresql://host/database#<session-id>
+                         (a session in a database, created if missing; one writer at a time)
   -c, --continue         continue the most recent session of this folder
   -r, --resume           pick a session of this folder to resume (interactive)
   --no-session           keep the session in memory only

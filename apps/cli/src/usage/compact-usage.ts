@@ -39,7 +39,8 @@ cancel the compaction (exit code 1, nothing written) or write the summary themse
 fromHook: true). --no-extensions loads none of them; --offline neither (no model, no network, no
 extension code: nothing but arbor runs).
 
-<session> is a session file, or a session's short id or id prefix (arbor sessions lists them).
+<session> is a session file, a session's short id or id prefix (arbor sessions lists them), or a
+database location postgresql://host/database#<session-id>.
 
 Options:
   --offline                 use the offline summarizer (no model, no network, no extension)

@@ -26,7 +26,8 @@ Shows a session as the model would see it at a leaf: the path from the root, eac
 with its token estimate, and what the next compaction would summarize and keep. Read-only (no lock,
 no change to the file); no API key needed.
 
-<session> is a session file, or a session's short id or id prefix (arbor sessions lists them).
+<session> is a session file, a session's short id or id prefix (arbor sessions lists them), or a
+database location postgresql://host/database#<session-id>.
 
 Options:
   --leaf ID                 inspect this entry instead of the file's leaf (its last entry)

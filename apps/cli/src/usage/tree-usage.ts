@@ -17,7 +17,8 @@ export const treeUsage: CommandUsage<TreeInput> = {
 Prints the whole session tree, one entry per line: forks drawn with ├─/└─, [labels], ◆ compactions,
 ↩ branch summaries, ← leaf. Read-only; no API key needed.
 
-<session> is a session file, or a session's short id or id prefix (arbor sessions lists them).
+<session> is a session file, a session's short id or id prefix (arbor sessions lists them), or a
+database location postgresql://host/database#<session-id>.
 
 Options:
   -h, --help    this help

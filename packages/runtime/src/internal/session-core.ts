@@ -124,7 +124,8 @@ export function deliverToListeners(core: SessionCore, event: AgentSessionEvent):
 
 /**
  * Runs `operation` under the session lock with its own abort controller (`core.activeAbort`). An
- * operation queued before an `abort()` starts with an aborted signal.
+ * operation queued before an `abort()` starts with an aborted signal. Resolves once the store has
+ * acknowledged every entry appended (`store.flush()`); a failed flush rejects with the store's error.
  */
 export function runLocked<T>(
   core: SessionCore,
@@ -137,7 +138,11 @@ export function runLocked<T>(
     if (epoch !== core.abortEpoch) controller.abort(new Error("aborted before it started"));
     core.activeAbort = controller;
     try {
-      return await operation(controller.signal);
+      const result = await operation(controller.signal);
+      // The acknowledgement of an asynchronous store (PostgreSQL): what the operation appended is
+      // durable before it resolves (resolves at once for JSONL, whose append already was).
+      await core.store.flush();
+      return result;
     } finally {
       if (core.activeAbort === controller) core.activeAbort = undefined;
     }

@@ -155,6 +155,9 @@ async function handleLoopEvent(core: SessionCore, run: RunState, event: AgentEve
       message.errorMessage = redact(message.errorMessage);
     }
     persistMessage(core, message);
+    // Acknowledged before anyone hears of it: durable in an asynchronous store (PostgreSQL) as a
+    // JSONL append is when it returns (a no-op then).
+    await core.store.flush();
     if (message.role === "user") core.overflowRecoveryAttempted = false;
     if (message.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "length") {
       core.overflowRecoveryAttempted = false;
