@@ -7,7 +7,7 @@ import { assertCliBuilt, CLI_PATH, REPO_ROOT } from "./helpers/cli-paths";
 import { isolatedEnv, runCliProcess } from "./helpers/run-cli-process";
 
 const GENERATOR = path.join(REPO_ROOT, "bench/generate-session.mjs");
-const COMMANDS = ["inspect", "tree", "export", "compact", "sessions", "models", "trust", "untrust"];
+const COMMANDS = ["inspect", "tree", "export", "compact", "replay", "sessions", "models", "trust", "untrust"];
 
 let dir: string;
 let env: NodeJS.ProcessEnv;

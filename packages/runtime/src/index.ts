@@ -54,6 +54,15 @@ export type {
 } from "./extensions/runtime-extension-api";
 export { DEFAULT_MAX_CONSECUTIVE_AUTO_COMPACTIONS } from "./internal/run-state";
 export type { NavigateOptions, NavigateResult } from "./navigation/navigate-tree";
+export { contextPolicyExtension } from "./policies/context-policy-extension";
+export type {
+  ContextPolicyName,
+  ContextPolicySettings,
+  ResolvedContextPolicySettings,
+} from "./policies/context-policy-settings";
+export { CONTEXT_POLICY_NAMES, resolveContextPolicySettings } from "./policies/context-policy-settings";
+export type { MaskEdit, PlanMaskOptions } from "./policies/plan-mask-edits";
+export { maskPlaceholder, planMaskEdits } from "./policies/plan-mask-edits";
 export type { RuntimeErrorCode, RuntimeErrorDetails } from "./runtime-error";
 export { RuntimeError } from "./runtime-error";
 export type { AgentSession, PromptInput } from "./session/agent-session";

@@ -5,6 +5,7 @@ import { exportUsage } from "./export-usage";
 import { importUsage } from "./import-usage";
 import { inspectUsage } from "./inspect-usage";
 import { modelsUsage } from "./models-usage";
+import { replayUsage } from "./replay-usage";
 import { sessionsUsage } from "./sessions-usage";
 import { treeUsage } from "./tree-usage";
 import { trustUsage, untrustUsage } from "./trust-usage";
@@ -21,6 +22,7 @@ export const SUBCOMMAND_USAGES: ReadonlyArray<CommandUsage<any>> = [
   exportUsage,
   importUsage,
   compactUsage,
+  replayUsage,
   sessionsUsage,
   modelsUsage,
   trustUsage,

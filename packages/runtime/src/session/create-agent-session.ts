@@ -14,6 +14,7 @@ import { assertLifecycleReason } from "../internal/assert-lifecycle-reason";
 import { emitLifecycleEvent } from "../internal/emit-lifecycle-event";
 import { createSessionCore, deliverToListeners } from "../internal/session-core";
 import { createSessionLock } from "../internal/session-lock";
+import { contextPolicyExtension } from "../policies/context-policy-extension";
 import { RuntimeError } from "../runtime-error";
 import { AgentSession } from "./agent-session";
 import type { CreateAgentSessionOptions } from "./agent-session-options";
@@ -22,7 +23,8 @@ type Definition = ExtensionDefinition<RuntimeExtensionApi>;
 
 /**
  * Creates an agent session over `options.store`: loads extension files, installs every extension (in
- * order; each `setup` receives a {@link RuntimeExtensionApi}), and wires the loop, the store, the
+ * order, after the context policy `settings.contextPolicy` names; each `setup` receives a
+ * {@link RuntimeExtensionApi}), and wires the loop, the store, the
  * compaction and the hook bus; then emits `session_start {reason: options.startReason ?? "startup",
  * previousSessionFile?}` to the extensions and resolves once its handlers settled. Writes nothing to
  * the store itself (a `session_start` handler may append through `api.session`).
@@ -45,6 +47,8 @@ type Definition = ExtensionDefinition<RuntimeExtensionApi>;
 export async function createAgentSession(options: CreateAgentSessionOptions): Promise<AgentSession> {
   const definitions: Array<{ definition: Definition; file?: string }> = [];
   const timeoutMs = extensionTimeoutOf(options);
+  const policy = options.settings?.contextPolicy;
+  if (policy !== undefined) definitions.push({ definition: contextPolicyExtension(policy) });
   for (const extension of options.extensions ?? []) {
     if (typeof extension === "string") {
       const loaded = await loadExtensionFromFile(extension, { timeoutMs });

@@ -19,6 +19,8 @@ export function settingsFileSchema(): Zod.ZodObject {
 function buildSchema(z: typeof Zod.z): Zod.ZodObject {
   const tokenCount = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
+  const fraction = z.number().min(0).max(1);
+  const policyName = z.enum(["pi", "mask", "cache-aware"]);
   const compactionFields = {
     reserveTokens: tokenCount.optional(),
     keepRecentTokens: tokenCount.optional(),
@@ -32,6 +34,19 @@ function buildSchema(z: typeof Zod.z): Zod.ZodObject {
         modelOverrides: z.record(z.string(), z.strictObject(compactionFields)).optional(),
         offlineFallback: z.boolean().optional(),
       })
+      .optional(),
+    contextPolicy: z
+      .union([
+        policyName,
+        z.strictObject({
+          name: policyName,
+          triggerFraction: fraction.optional(),
+          minToolResultTokens: tokenCount.optional(),
+          protectRecentTokens: tokenCount.optional(),
+          targetFraction: fraction.optional(),
+          horizonRequests: tokenCount.optional(),
+        }),
+      ])
       .optional(),
     branchSummary: z
       .strictObject({ reserveTokens: tokenCount.optional(), skipPrompt: z.boolean().optional() })

@@ -1,3 +1,5 @@
+import type { ContextPolicyName, ContextPolicySettings } from "../policies/context-policy-settings";
+
 /** Per-model overrides of the compaction token settings, keyed by `"<provider>/<modelId>"`. */
 export interface CompactionModelOverride {
   reserveTokens?: number;
@@ -22,6 +24,11 @@ export interface Settings {
     /** Use the offline summarizer when the LLM summary fails. Default `true`. */
     offlineFallback?: boolean;
   };
+  /**
+   * The context policy (`pi`, `mask`, `cache-aware`, or an object with its knobs; see
+   * `ContextPolicySettings`). Default: none, which behaves as `pi` (threshold summaries only).
+   */
+  contextPolicy?: ContextPolicyName | ContextPolicySettings;
   branchSummary?: {
     /** Token budget kept free when summarizing an abandoned branch. Default 16384. */
     reserveTokens?: number;

@@ -1,0 +1,53 @@
+import fs from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { listModels, type Model } from "@arbor/providers";
+import { createInMemorySessionStore } from "@arbor/session-store";
+import { CliError } from "../cli-error";
+import type { CliIo } from "../cli-io";
+import { formatReplayReport } from "../replay/format-replay-report";
+import { replaySession } from "../replay/replay-session";
+import type { ReplayInput } from "../usage/replay-usage";
+
+const DEFAULT_MODEL = "claude-sonnet-4-5";
+
+/** The catalogue model named by `--model` (an id or `provider/id`), with `--window` applied. */
+function chooseModel(input: ReplayInput): Model {
+  const wanted = input.model ?? DEFAULT_MODEL;
+  const model = listModels().find(
+    (candidate) => candidate.id === wanted || `${candidate.provider}/${candidate.id}` === wanted,
+  );
+  if (model === undefined)
+    throw new CliError("CLI_UNKNOWN_MODEL", `replay: no built-in model has the id "${wanted}"`);
+  return input.window === undefined ? model : { ...model, contextWindow: input.window };
+}
+
+/**
+ * `arbor replay <session>`: reads the session (gzipped or not) into memory, replays its path under
+ * the policy and prints the report (a table, or one JSON object with `--json`). The file is only
+ * read; lines the store cannot read are skipped and counted (`unreadLines`). Exit code 0; 1 for a
+ * missing file or an unknown leaf.
+ */
+export async function runReplayCommand(input: ReplayInput, io: CliIo): Promise<number> {
+  const stat = fs.statSync(input.file, { throwIfNoEntry: false });
+  if (stat === undefined || !stat.isFile())
+    throw new CliError("CLI_FILE_NOT_FOUND", `${input.file}: no such session file`);
+  const raw = fs.readFileSync(input.file);
+  const content = (raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw).toString("utf8");
+  const recorded = createInMemorySessionStore({ content });
+  const model = chooseModel(input);
+  let path: ReturnType<typeof recorded.getBranch>;
+  try {
+    if (input.leaf !== undefined && recorded.getEntry(input.leaf) === undefined) {
+      throw new CliError("CLI_FILE_NOT_FOUND", `${input.file}: no entry with the id "${input.leaf}"`);
+    }
+    path = recorded.getBranch(input.leaf);
+  } finally {
+    recorded.close();
+  }
+  // Lines the store could not read (pi wrote two entries on one line now and then) are left out and counted.
+  const unreadLines = recorded.issues.length;
+  const report = { ...(await replaySession({ path, model, policy: input.policy })), unreadLines };
+  if (input.json) io.stdout.write(`${JSON.stringify({ session: input.file, ...report })}\n`);
+  else io.stdout.write(formatReplayReport(input.file, report));
+  return 0;
+}

@@ -1,0 +1,123 @@
+import type { AgentMessage } from "@arbor/agent-loop";
+import type { AssistantMessage, Model, ProviderEvent, ProviderRequest } from "@arbor/providers";
+import { describe, expect, it } from "vitest";
+import { ANTHROPIC_CACHE_RULES } from "./price-table";
+import { createPromptCacheModel } from "./prompt-cache-model";
+import { createReplayProvider, type ReplayRequestRecord } from "./replay-provider";
+import type { ReplayStep } from "./replay-script";
+
+const model: Model = {
+  id: "claude-sonnet-4-5",
+  provider: "anthropic",
+  api: "anthropic-messages",
+  contextWindow: 10_000,
+  maxTokens: 1000,
+  reasoning: false,
+  input: ["text"],
+  cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+};
+
+/** One token per character of the message's JSON text content, so that figures are easy to compute. */
+const counter = {
+  countText: (text: string) => text.length,
+  countMessage: (message: AgentMessage) =>
+    (message as { content: Array<{ text?: string }> }).content.reduce(
+      (sum, block) => sum + (block.text?.length ?? 0),
+      0,
+    ),
+};
+
+function answer(text: string, timestamp: number, output = 10): ReplayStep {
+  const assistant = {
+    role: "assistant",
+    content: [{ type: "text", text }],
+    api: "anthropic-messages",
+    provider: "anthropic",
+    model: "claude-sonnet-4-5",
+    usage: {
+      input: 0,
+      output,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    },
+    stopReason: "stop",
+    timestamp,
+  } as AssistantMessage;
+  return { assistant, results: new Map() };
+}
+
+const user = (text: string) => ({
+  role: "user" as const,
+  content: [{ type: "text" as const, text }],
+  timestamp: 0,
+});
+
+async function collect(events: AsyncIterable<ProviderEvent>): Promise<ProviderEvent[]> {
+  const all: ProviderEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+describe("createReplayProvider", () => {
+  it("answers with the recorded messages and bills cache writes, then reads, at the table's prices", async () => {
+    const steps = [answer("first", 1_000, 10), answer("second", 61_000, 20)];
+    const records: ReplayRequestRecord[] = [];
+    const provider = createReplayProvider({
+      model,
+      answers: { next: () => steps.shift() },
+      counter,
+      cache: createPromptCacheModel({ ...ANTHROPIC_CACHE_RULES, minCacheableTokens: 1 }),
+      price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+      onRequest: (record) => records.push(record),
+    });
+    // Head: the JSON of ["",[]] is 7 characters → 7 tokens.
+    const first: ProviderRequest = { model, messages: [user("a".repeat(993))] };
+    const events = await collect(provider.stream(first));
+    expect(events.map((event) => event.type)).toEqual(["start", "done"]);
+    const done = events[1] as Extract<ProviderEvent, { type: "done" }>;
+    expect(done.message.content).toEqual([{ type: "text", text: "first" }]);
+    expect(done.message.usage).toMatchObject({ input: 0, cacheWrite: 1000, cacheRead: 0, output: 10 });
+    // 1000 × 3.75 / 1M + 10 × 15 / 1M
+    expect(records[0]?.costUsd).toBeCloseTo(0.00375 + 0.00015, 10);
+
+    const second: ProviderRequest = {
+      model,
+      messages: [...first.messages, done.message, user("b".repeat(95))],
+    };
+    await collect(provider.stream(second));
+    // 1000 read; "first" (5) + 95 written.
+    expect(records[1]).toMatchObject({
+      contextTokens: 1100,
+      cacheRead: 1000,
+      cacheWrite: 100,
+      input: 0,
+      output: 20,
+    });
+    expect(records[1]?.costUsd).toBeCloseTo((1000 * 0.3 + 100 * 3.75 + 20 * 15) / 1e6, 10);
+  });
+
+  it("refuses a request over the window as a context overflow, without using an answer", async () => {
+    const steps = [answer("kept", 1_000)];
+    const records: ReplayRequestRecord[] = [];
+    const provider = createReplayProvider({
+      model,
+      answers: { next: () => steps.shift() },
+      counter,
+      cache: createPromptCacheModel(ANTHROPIC_CACHE_RULES),
+      price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+      onRequest: (record) => records.push(record),
+    });
+    const events = await collect(provider.stream({ model, messages: [user("x".repeat(10_001))] }));
+    const last = events.at(-1) as Extract<ProviderEvent, { type: "error" }>;
+    expect(last.type).toBe("error");
+    expect(last.error.code).toBe("PROVIDER_CONTEXT_OVERFLOW");
+    expect(records[0]).toMatchObject({ overflow: true, costUsd: 0 });
+    expect(steps).toHaveLength(1);
+    // With no answer left, a placeholder ends the turn and the request is marked unmatched.
+    steps.length = 0;
+    await collect(provider.stream({ model, messages: [user("y")] }));
+    expect(records[1]).toMatchObject({ unmatched: true, overflow: false });
+  });
+});

@@ -1,0 +1,215 @@
+import type { AgentTool } from "@arbor/agent-loop";
+import { createTiktokenCounter } from "@arbor/compaction/tiktoken";
+import type { Model } from "@arbor/providers";
+import { type ContextPolicyName, createAgentSession, type Settings } from "@arbor/runtime";
+import { createInMemorySessionStore, type SessionEntry } from "@arbor/session-store";
+import { extractRetentionFacts, measureRetention, visibleText } from "./measure-retention";
+import { cacheRulesFor, dollars, priceFor } from "./price-table";
+import { createPromptCacheModel } from "./prompt-cache-model";
+import { createReplayProvider, type ReplayRequestRecord } from "./replay-provider";
+import { buildReplayScript, type ReplayStep } from "./replay-script";
+
+/** Options of {@link replaySession}. */
+export interface ReplayOptions {
+  /** The recorded path, root → leaf (message entries are replayed, the rest ignored). */
+  path: readonly SessionEntry[];
+  /** The model the requests are measured for (its `contextWindow` may be reduced with `--window`). */
+  model: Model;
+  policy: ContextPolicyName;
+  /** Compaction settings of the replayed session (defaults: the runtime's). */
+  compaction?: Settings["compaction"];
+}
+
+/** One point of the replay's curve (one request). */
+export interface ReplayPoint {
+  contextTokens: number;
+  cumulativeCostUsd: number;
+}
+
+/** What `arbor replay` reports for one session and policy. */
+export interface ReplayReport {
+  policy: ContextPolicyName;
+  model: string;
+  contextWindow: number;
+  /** Recorded user prompts replayed. */
+  prompts: number;
+  requests: number;
+  /** Uncached input tokens (billed at the input price). */
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  summaryCalls: number;
+  /** Tokens a model summary would have read (the `tokensBefore` of each compaction). */
+  summaryInputTokens: number;
+  summaryOutputTokens: number;
+  /** What the summaries would cost from the session's model (uncached input, output). */
+  summaryCostUsd: number;
+  contextEdits: number;
+  /** Requests plus summaries, at the price table. */
+  costUsd: number;
+  peakContextTokens: number;
+  /** Requests whose input came within 5% of the context window. */
+  nearWindowRequests: number;
+  overflows: number;
+  /** Runs stopped by the compaction loop guard. */
+  loops: number;
+  /** Runs the session stopped for another reason (`CONTEXT_STILL_TOO_LARGE`, …). */
+  stoppedRuns: number;
+  /** Requests no recorded answer was left for (a placeholder answered). */
+  unmatchedRequests: number;
+  /** Recorded messages replay could not send (see `buildReplayScript`). */
+  skippedMessages: number;
+  /** Share (0..1) of the path's facts still visible at the end (see `measureRetention`). */
+  retention: number;
+  retentionFacts: { total: number; visible: number; missing: string[] };
+  /** One point per request, in order. */
+  series: ReplayPoint[];
+}
+
+/** Tools with the recorded tool names; each returns the recorded result of the call being answered. */
+function replayTools(names: Iterable<string>, currentStep: () => ReplayStep | undefined): AgentTool[] {
+  return [...names].map((name) => ({
+    name,
+    description: `recorded ${name} tool (replay: returns the recorded result)`,
+    parameters: { type: "object" },
+    async execute(_args, context) {
+      const result = currentStep()?.results.get(context.toolCallId);
+      if (result === undefined)
+        return { content: [{ type: "text", text: "(no result was recorded)" }], isError: true };
+      return { content: result.content, isError: result.isError, details: result.details };
+    },
+  }));
+}
+
+/**
+ * Replays a recorded path through `createAgentSession` with the context policy `policy`: every
+ * recorded prompt is sent (a prompt recorded while tools ran is sent as a steering message), the
+ * replay provider answers each request with the next recorded answer, tools return the recorded
+ * results, summaries come from the offline summarizer, token counts are exact (tiktoken o200k) and
+ * cache reads / writes follow the model's provider rules at the recorded times.
+ * Resolves with the report; the in-memory session is discarded. Throws only on a broken contract.
+ */
+export async function replaySession(options: ReplayOptions): Promise<ReplayReport> {
+  const script = buildReplayScript(options.path);
+  const counter = createTiktokenCounter();
+  const records: ReplayRequestRecord[] = [];
+  const delivered = new Set<number>();
+  let turnIndex = 0;
+  let stepIndex = 0;
+  let current: ReplayStep | undefined;
+  let steer: (turn: number) => void = () => {};
+  const answers = {
+    next(): ReplayStep | undefined {
+      const turn = script.turns[turnIndex];
+      const step = turn?.steps[stepIndex];
+      if (step === undefined) return undefined;
+      stepIndex++;
+      current = step;
+      const following = script.turns[turnIndex + 1];
+      if (stepIndex === turn?.steps.length && following?.steering === true) steer(turnIndex + 1);
+      return step;
+    },
+  };
+  const model = options.model;
+  const price = priceFor(model);
+  const provider = createReplayProvider({
+    model,
+    answers,
+    counter,
+    cache: createPromptCacheModel(cacheRulesFor(model.api)),
+    price,
+    onRequest: (record) => records.push(record),
+  });
+  const toolNames = new Set<string>();
+  for (const turn of script.turns)
+    for (const step of turn.steps)
+      for (const block of step.assistant.content) if (block.type === "toolCall") toolNames.add(block.name);
+
+  const store = createInMemorySessionStore({ cwd: "/replay" });
+  const session = await createAgentSession({
+    store,
+    model,
+    provider,
+    tools: replayTools(toolNames, () => current),
+    toolExecution: "sequential",
+    settings: {
+      contextPolicy: options.policy,
+      ...(options.compaction ? { compaction: options.compaction } : {}),
+    },
+    compaction: { provider: null, tokenCounter: counter },
+  });
+  let summaryCalls = 0;
+  let summaryInputTokens = 0;
+  let summaryOutputTokens = 0;
+  let loops = 0;
+  let stoppedRuns = 0;
+  session.subscribe((event) => {
+    if (event.type === "session_compact") {
+      summaryCalls++;
+      summaryInputTokens += event.compactionEntry.tokensBefore;
+      summaryOutputTokens += counter.countText(event.compactionEntry.summary);
+    } else if (event.type === "session_error") {
+      if (event.error.code === "COMPACTION_LOOP_GUARD") loops++;
+      else stoppedRuns++;
+    }
+  });
+  steer = (index) => {
+    const turn = script.turns[index];
+    if (turn === undefined) return;
+    delivered.add(index);
+    session.steer(turn.user.content);
+    turnIndex = index;
+    stepIndex = 0;
+  };
+  try {
+    for (let index = 0; index < script.turns.length; index++) {
+      if (delivered.has(index)) continue;
+      turnIndex = index;
+      stepIndex = 0;
+      await session.prompt(script.turns[index]?.user.content ?? "");
+    }
+    const contextEdits = store.getEntries().filter((entry) => entry.type === "context_edit").length;
+    const facts = extractRetentionFacts(script.recorded);
+    const retention = measureRetention(facts, visibleText(store.getProjection().messages));
+    const summaryCostUsd =
+      dollars(summaryInputTokens, price.input) + dollars(summaryOutputTokens, price.output);
+    const sum = (pick: (record: ReplayRequestRecord) => number) =>
+      records.reduce((total, r) => total + pick(r), 0);
+    let cumulative = 0;
+    const series = records.map((record) => {
+      cumulative += record.costUsd;
+      return { contextTokens: record.contextTokens, cumulativeCostUsd: cumulative };
+    });
+    return {
+      policy: options.policy,
+      model: model.id,
+      contextWindow: model.contextWindow,
+      prompts: script.turns.length,
+      requests: records.length,
+      inputTokens: sum((r) => r.input),
+      cacheReadTokens: sum((r) => r.cacheRead),
+      cacheWriteTokens: sum((r) => r.cacheWrite),
+      outputTokens: sum((r) => r.output),
+      summaryCalls,
+      summaryInputTokens,
+      summaryOutputTokens,
+      summaryCostUsd,
+      contextEdits,
+      costUsd: cumulative + summaryCostUsd,
+      peakContextTokens: records.reduce((peak, r) => Math.max(peak, r.contextTokens), 0),
+      nearWindowRequests: records.filter((r) => r.contextTokens >= 0.95 * model.contextWindow).length,
+      overflows: records.filter((r) => r.overflow).length,
+      loops,
+      stoppedRuns,
+      unmatchedRequests: records.filter((r) => r.unmatched).length,
+      skippedMessages: script.skipped,
+      retention: retention.score,
+      retentionFacts: { total: retention.total, visible: retention.visible, missing: retention.missing },
+      series,
+    };
+  } finally {
+    await session.dispose();
+    store.close();
+  }
+}

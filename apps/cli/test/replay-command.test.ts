@@ -1,0 +1,91 @@
+/**
+ * `arbor replay` end to end: the built CLI replays the example session (and a gzipped copy) under
+ * each policy; the file is never changed.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertCliBuilt, REPO_ROOT } from "./helpers/cli-paths";
+import { isolatedEnv, runCliProcess } from "./helpers/run-cli-process";
+
+const EXAMPLE = path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl");
+let dir: string;
+
+beforeAll(() => {
+  assertCliBuilt();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-replay-"));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function replay(...args: string[]) {
+  const run = await runCliProcess(["replay", ...args], { env: isolatedEnv({ ARBOR_HOME: dir }) });
+  return run;
+}
+
+describe("arbor replay", { timeout: 180_000 }, () => {
+  it("--json: one object with the figures; the example fits a 200k window: no summary, no edit", async () => {
+    const before = fs.readFileSync(EXAMPLE);
+    const run = await replay(EXAMPLE, "--policy", "pi", "--json");
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({
+      policy: "pi",
+      model: "claude-sonnet-4-5",
+      overflows: 0,
+      loops: 0,
+      summaryCalls: 0,
+    });
+    for (const key of [
+      "requests",
+      "inputTokens",
+      "cacheReadTokens",
+      "cacheWriteTokens",
+      "outputTokens",
+      "costUsd",
+      "peakContextTokens",
+    ]) {
+      expect(typeof report[key]).toBe("number");
+    }
+    // One request per recorded assistant answer; the cache serves most of the input.
+    expect(report.requests).toBeGreaterThan(10);
+    expect(report.cacheReadTokens).toBeGreaterThan(report.cacheWriteTokens);
+    expect(report.retention).toBe(1);
+    expect(fs.readFileSync(EXAMPLE)).toEqual(before);
+  });
+
+  it("a small window forces summaries under pi; mask hides outputs instead; a gzipped file replays the same", async () => {
+    const gz = path.join(dir, "example.jsonl.gz");
+    fs.writeFileSync(gz, gzipSync(fs.readFileSync(EXAMPLE)));
+    const pi = JSON.parse((await replay(gz, "--policy", "pi", "--window", "6000", "--json")).stdout);
+    expect(pi.summaryCalls).toBeGreaterThan(0);
+    expect(pi.overflows).toBe(0);
+    const plain = JSON.parse((await replay(EXAMPLE, "--policy", "pi", "--window", "6000", "--json")).stdout);
+    expect(plain.costUsd).toBe(pi.costUsd);
+    const mask = JSON.parse(
+      (await replay(EXAMPLE, "--policy", "mask", "--window", "6000", "--model", "gpt-4.1", "--json")).stdout,
+    );
+    expect(mask).toMatchObject({
+      policy: "mask",
+      model: "gpt-4.1",
+      contextWindow: 6000,
+      cacheWriteTokens: 0,
+    });
+    expect(mask.peakContextTokens).toBeLessThanOrEqual(6000);
+  });
+
+  it("the text form is a table; bad flags are usage errors", async () => {
+    const run = await replay(EXAMPLE, "--policy", "cache-aware");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^policy\s+cache-aware$/m);
+    expect(run.stdout).toMatch(/^cost \(USD\)\s+\d+\.\d{4}$/m);
+    expect(run.stdout).toMatch(/^retention\s+1\.000 \(\d+ of \d+ facts\)$/m);
+    const bad = await replay(EXAMPLE, "--policy", "summarize-everything");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--policy expects one of pi, mask, cache-aware");
+    expect((await replay(EXAMPLE)).stderr).toContain("--policy is required");
+    expect((await replay(EXAMPLE, "--policy", "pi", "--leaf", "nope")).code).toBe(1);
+  });
+});

@@ -1,0 +1,57 @@
+/** The context policies `settings.contextPolicy.name` selects. */
+export type ContextPolicyName = "pi" | "mask" | "cache-aware";
+
+/** Every context policy name, in the order the documentation lists them. */
+export const CONTEXT_POLICY_NAMES: readonly ContextPolicyName[] = Object.freeze([
+  "pi",
+  "mask",
+  "cache-aware",
+]);
+
+/**
+ * `settings.contextPolicy`: which context policy the session runs and its knobs. Every knob is
+ * optional (see {@link resolveContextPolicySettings} for the defaults). Token figures are the
+ * session's token counter's (`compaction.tokenCounter`, chars/4 by default).
+ */
+export interface ContextPolicySettings {
+  /** `pi`: threshold summaries only; `mask`: hide old large tool outputs first; `cache-aware`: mask in batches when it pays. */
+  name: ContextPolicyName;
+  /**
+   * Masking starts once the context passes this fraction of the compaction threshold. Default 0.5
+   * (`mask`), 0.7 (`cache-aware`: later, and then in one batch down to `targetFraction`).
+   */
+  triggerFraction?: number;
+  /** Tool outputs smaller than this many tokens are never masked. Default 500. */
+  minToolResultTokens?: number;
+  /** The newest this-many tokens of the context are never masked (at most a quarter of the threshold). Default 10000. */
+  protectRecentTokens?: number;
+  /** cache-aware: a batch masks until the context is under this fraction of the threshold. Default 0.3. */
+  targetFraction?: number;
+  /**
+   * cache-aware: requests over which a saving is counted against the cache rewrite it causes
+   * (saving × horizon × read price ≥ rewritten tokens × (write − read price)). Default 20.
+   */
+  horizonRequests?: number;
+}
+
+/** {@link ContextPolicySettings} with every default filled. */
+export type ResolvedContextPolicySettings = Required<ContextPolicySettings>;
+
+/**
+ * Fills the defaults of a `contextPolicy` setting; a bare name is accepted. Undefined → the `pi`
+ * policy. Pure; never throws (the settings schema rejects bad values when the file is read).
+ */
+export function resolveContextPolicySettings(
+  setting: ContextPolicySettings | ContextPolicyName | undefined,
+): ResolvedContextPolicySettings {
+  const given: ContextPolicySettings =
+    typeof setting === "string" ? { name: setting } : (setting ?? { name: "pi" });
+  return {
+    name: given.name,
+    triggerFraction: given.triggerFraction ?? (given.name === "cache-aware" ? 0.7 : 0.5),
+    minToolResultTokens: given.minToolResultTokens ?? 500,
+    protectRecentTokens: given.protectRecentTokens ?? 10_000,
+    targetFraction: given.targetFraction ?? 0.3,
+    horizonRequests: given.horizonRequests ?? 20,
+  };
+}

@@ -1,0 +1,83 @@
+import type { AgentMessage } from "@arbor/agent-loop";
+import type { ContextEditReplacement, SessionProjection } from "@arbor/session-store";
+
+/** One planned mask: the entry whose tool output is replaced, and by what. */
+export interface MaskEdit {
+  targetId: string;
+  replacement: ContextEditReplacement;
+  /** Tokens the edit removes from the context (output tokens minus placeholder tokens). */
+  savedTokens: number;
+}
+
+/** Options of {@link planMaskEdits}. */
+export interface PlanMaskOptions {
+  countTokens: (message: AgentMessage) => number;
+  minToolResultTokens: number;
+  protectRecentTokens: number;
+  /** Stop once this many tokens are saved (Infinity: mask everything eligible). */
+  wantedSavingTokens: number;
+}
+
+/** The placeholder text of a masked tool output (its tool, size and first line stay visible). */
+export function maskPlaceholder(toolName: string, tokens: number, text: string): string {
+  const firstLine = (text.split("\n").find((line) => line.trim() !== "") ?? "").trim().slice(0, 160);
+  return `[output of ${toolName} hidden by the context policy: about ${tokens} tokens; it began with: ${firstLine}]`;
+}
+
+const PLACEHOLDER_START = "[output of ";
+
+/**
+ * Plans masks: the oldest tool outputs of the projection (after its latest compaction), each at
+ * least `minToolResultTokens`, outside the newest `protectRecentTokens`, not masked yet, oldest
+ * first, until `wantedSavingTokens` are saved. Pure; never throws.
+ */
+export function planMaskEdits(projection: SessionProjection, options: PlanMaskOptions): MaskEdit[] {
+  const sizes = projection.entries.map((entry) =>
+    entry.messages.reduce((sum, message) => sum + options.countTokens(message), 0),
+  );
+  let recent = 0;
+  let protectedFrom = projection.entries.length;
+  for (let index = projection.entries.length - 1; index >= 0; index--) {
+    recent += sizes[index] ?? 0;
+    if (recent > options.protectRecentTokens) break;
+    protectedFrom = index;
+  }
+  const edits: MaskEdit[] = [];
+  let saved = 0;
+  for (let index = 0; index < protectedFrom && saved < options.wantedSavingTokens; index++) {
+    const projected = projection.entries[index];
+    if (projected === undefined || projected.sourceEntry.type !== "message") continue;
+    const message = projected.messages[0];
+    if (projected.messages.length !== 1 || message?.role !== "toolResult") continue;
+    const tokens = sizes[index] ?? 0;
+    if (tokens < options.minToolResultTokens) continue;
+    const text = message.content.map((block) => (block.type === "text" ? block.text : "[image]")).join("\n");
+    if (text.startsWith(PLACEHOLDER_START)) continue;
+    const placeholder = maskPlaceholder(message.toolName, tokens, text);
+    const savedTokens =
+      tokens - options.countTokens({ ...message, content: [{ type: "text", text: placeholder }] });
+    if (savedTokens <= 0) continue;
+    edits.push({ targetId: projected.sourceEntry.id, replacement: { content: placeholder }, savedTokens });
+    saved += savedTokens;
+  }
+  return edits;
+}
+
+/**
+ * Tokens of the projection from the first edited entry to the end: what a provider's prompt cache
+ * has to write again after the edits. Pure.
+ */
+export function tokensFromFirstEdit(
+  projection: SessionProjection,
+  edits: readonly MaskEdit[],
+  countTokens: (message: AgentMessage) => number,
+): number {
+  const targets = new Set(edits.map((edit) => edit.targetId));
+  const first = projection.entries.findIndex((entry) => targets.has(entry.sourceEntry.id));
+  if (first === -1) return 0;
+  let tokens = 0;
+  for (const entry of projection.entries.slice(first)) {
+    for (const message of entry.messages) tokens += countTokens(message);
+  }
+  return tokens;
+}
