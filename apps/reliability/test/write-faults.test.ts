@@ -158,13 +158,14 @@ describe("write failures", () => {
   it("a failed background fsync (batched) is raised by the next append, which is rolled back", async () => {
     const file = freshFile();
     const faults = createFaultFs(file);
-    const { storage } = open(file, faults, "batched", { batchIntervalMs: 5 });
+    // A wide interval, so that a loaded machine cannot stretch two back-to-back appends across it.
+    const { storage } = open(file, faults, "batched", { batchIntervalMs: 250 });
     storage.append([HEADER, entry(0, null)]);
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the interval passed: next append syncs
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the interval passed: next append syncs
     storage.append([entry(1, "e0000000")]); // synced at once (the interval had passed)
     faults.inject({ op: "fsync", code: "EIO" });
     storage.append([entry(2, "e0000001")]); // within the interval: the timer will sync it
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await new Promise((resolve) => setTimeout(resolve, 400));
     const error = catchError(() => storage.append([entry(3, "e0000002")]));
     expect(error.code).toBe("SESSION_WRITE_FAILED");
     expect(systemCode(error)).toBe("EIO");
