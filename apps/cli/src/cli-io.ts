@@ -1,8 +1,13 @@
 import type { SecretRedactor } from "@arbor/providers";
+import type { DrainableStream } from "./process/wait-for-drain";
 
 /** Streams the CLI writes to and the environment it reads; injectable so tests can capture output. */
 export interface CliIo {
-  stdout: { write(chunk: string): unknown };
+  /**
+   * Where results go. `write` returns what a Node stream's does (`false`: its buffer is full); `once`
+   * and `removeListener`, when present, let a long output wait for `drain` (see `waitForDrain`).
+   */
+  stdout: { write(chunk: string): unknown } & DrainableStream;
   stderr: { write(chunk: string): unknown };
   /** Environment variables (API keys, ARBOR_HOME). Default `process.env`. */
   env?: NodeJS.ProcessEnv;

@@ -15,11 +15,19 @@ export const CLI_VERSION: string = version;
  * A stream whose writes are made inert (`sanitizeTerminalText`): what the commands print comes from
  * session files, models and tools; then known secrets are redacted (after the sanitizing, so that
  * escape sequences cannot split a key out of reach). Keeps `isTTY` and `columns` of the stream it
- * wraps.
+ * wraps, and its `drain` events.
  */
 function inertStream(stream: CliIo["stdout"], redactor: SecretRedactor): CliIo["stdout"] {
   return {
     write: (chunk: string) => stream.write(redactor.redact(sanitizeTerminalText(chunk))),
+    // `drain` and the end of the stream, for long outputs (see `waitForDrain`).
+    ...(typeof stream.once === "function"
+      ? {
+          once: (event: "drain" | "close" | "error", listener: () => void) => stream.once?.(event, listener),
+          removeListener: (event: "drain" | "close" | "error", listener: () => void) =>
+            stream.removeListener?.(event, listener),
+        }
+      : {}),
     get isTTY() {
       return (stream as { isTTY?: boolean }).isTTY;
     },

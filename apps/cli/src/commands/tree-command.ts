@@ -1,6 +1,7 @@
 import { resolveArborHome } from "@arbor/runtime";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
+import { waitForDrain } from "../process/wait-for-drain";
 import { refuseDamagedSession } from "../sessions/open-session-file";
 import { openSessionLocation } from "../sessions/open-session-location";
 import { sessionTreeShapeRows } from "../tree/session-tree-rows";
@@ -35,10 +36,11 @@ export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<num
     // one text. A problem found on the way (a damaged line) makes the command fail once the tree is
     // read; a tree of fewer rows than a batch has then written nothing, a larger one its first batches.
     const batch: string[] = [`${header.join(" · ")}\n`];
-    const flush = () => {
-      if (batch.length === 0) return;
-      io.stdout.write(`${batch.join("\n")}\n`);
+    const flush = (): unknown => {
+      if (batch.length === 0) return true;
+      const wrote = io.stdout.write(`${batch.join("\n")}\n`);
       batch.length = 0;
+      return wrote;
     };
     const rows = sessionTreeShapeRows(store.getTreeShape(), { leafId: store.leafId, width }, (id) =>
       store.getEntry(id),
@@ -49,10 +51,9 @@ export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<num
       if (store.issues.length > 0) continue;
       batch.push(row.text);
       if (batch.length < 1024) continue;
-      flush();
-      // Let a pipe take what was written: writes that the pipe cannot take at once wait in memory
-      // until the event loop runs.
-      await new Promise((resolve) => setImmediate(resolve));
+      // A pipe slower than arbor (`arbor tree big.jsonl | less`) fills up: wait for it to take what
+      // was written before making more rows, so the output is never held in memory whole.
+      await waitForDrain(io.stdout, flush());
     }
     refuseDamagedSession(store);
     flush();

@@ -16,6 +16,13 @@ const CONTROL_SEQUENCES =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: this regex exists to find control characters
   /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[ -/]*[0-~]?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
+/**
+ * The characters every match of `CONTROL_SEQUENCES` starts with (ESC, the C0 and C1 controls, DEL,
+ * the bidirectional controls), CR included: text without any of them is already inert.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: this regex exists to find control characters
+const CONTROL_START = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
 /** An SGR sequence (colors, bold, dim, inverse): what Arbor's own terminal styling writes. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matches the escape character on purpose
 const SGR = /^\u001b\[[0-9;]*m$/;
@@ -36,6 +43,8 @@ export interface SanitizeTerminalTextOptions {
  * a session file or a settings file goes through this before it is written to the terminal. Pure.
  */
 export function sanitizeTerminalText(text: string, options: SanitizeTerminalTextOptions = {}): string {
+  // The common case, plain text, is returned as it is after one scan of a character class.
+  if (!CONTROL_START.test(text)) return text;
   const normalized = text.includes("\r") ? text.replace(/\r\n/g, "\n") : text;
   return normalized.replace(CONTROL_SEQUENCES, (sequence) =>
     options.keepStyles === true && SGR.test(sequence) ? sequence : "",

@@ -92,7 +92,8 @@ export function openSessionFile(
   const store = openSessionStore(file, {
     storage: {
       readOnly: options.readOnly,
-      sidecarIndex: { dir: resolveSessionIndexDir(options.arborHome) },
+      // A file inspected once costs no index write; one opened again gets its index (read-only opens).
+      sidecarIndex: { dir: resolveSessionIndexDir(options.arborHome), writeOnSecondOpen: true },
     },
     validate: options.validate ?? "full",
   });

@@ -19,7 +19,8 @@ export function resolveSessionsDir(arborHome: string, cwd: string): string {
 
 /**
  * The cache folder of session indexes: `<arborHome>/cache/session-index/`. Every session the CLI
- * opens (read-only commands included) keeps its sidecar index there, never beside the session file;
+ * opens keeps its sidecar index there, never beside the session file (a read-only command writes a
+ * session's index from its second open on: the first leaves a marker, so a one-off look costs nothing);
  * the folder may be deleted at any time (the next open of a session rescans it and writes it again).
  */
 export function resolveSessionIndexDir(arborHome: string): string {

@@ -88,6 +88,38 @@ describe("where the sidecar index lives (an explicit opt-in)", () => {
     third.close();
     expect(readdirSync(cache)).toHaveLength(2);
   });
+
+  it("with `writeOnSecondOpen`: a first read-only open leaves a marker, the second writes the index, the third uses it", () => {
+    const path = tmp.file();
+    const text = jsonl(...entries());
+    writeFileSync(path, text);
+    const cache = join(tmp.dir, "cache", "index");
+    const options = {
+      sidecarIndex: { dir: cache, writeOnSecondOpen: true },
+      readOnly: true,
+      sidecarMinBytes: 0,
+    } as const;
+    const first = createJsonlStorage(path, options);
+    const cold = first.load();
+    first.close();
+    expect(first.stats()).toMatchObject({ indexRejectedReason: "missing", indexWrites: 0 });
+    const [marker] = readdirSync(cache);
+    expect(marker).toMatch(/^[0-9a-f]{32}\.idx$/);
+    expect(readFileSync(join(cache, marker as string)).length).toBeLessThan(64);
+    const second = createJsonlStorage(path, options);
+    expect(second.load()).toEqual(cold);
+    second.close();
+    expect(second.stats()).toMatchObject({
+      indexUsed: false,
+      indexRejectedReason: "marker of an earlier open",
+      indexWrites: 1,
+    });
+    const third = createJsonlStorage(path, options);
+    expect(third.load()).toEqual(cold);
+    expect(third.stats()).toMatchObject({ indexUsed: true, bytesScanned: 0 });
+    third.close();
+    expect(readFileSync(path, "utf8")).toBe(text);
+  });
 });
 
 describe("sidecar index", () => {

@@ -33,10 +33,14 @@ export interface JsonlStorageOptions {
    *   cache folder of the caller's (for example under the application's home folder); read, and
    *   written on `close()` by read-only storages too. The folder is created when needed.
    *
+   *   With `writeOnSecondOpen: true`, a read-only storage that found no index there writes only a
+   *   small marker on `close()`, and the index itself when it is opened again: a file looked at once
+   *   (a one-off `inspect`) costs no index write, one looked at again gets its index.
+   *
    * An index is validated before use (its digest, the file's inode, sampled blocks of the covered
    * prefix), so a stale or foreign one only costs a full scan; it can be deleted at any time.
    */
-  sidecarIndex?: boolean | { dir: string };
+  sidecarIndex?: boolean | { dir: string; writeOnSecondOpen?: boolean };
   /** Files smaller than this get no sidecar index written (reading one is always tried). Default 1 MiB. */
   sidecarMinBytes?: number;
   /** @internal Replacement for `node:fs`, used by tests to inject I/O failures. */

@@ -15,7 +15,7 @@ import { RecordTable } from "./record-table";
 import { rewriteSessionFile } from "./rewrite-session-file";
 import { serializeEntries } from "./serialize-entries";
 import { acquireSessionLock, type SessionLock } from "./session-lock";
-import { removeSidecarIndex, sidecarIndexPath, writeSidecarIndex } from "./sidecar-index";
+import { removeSidecarIndex, sidecarIndexPath, writeSidecarIndex, writeSidecarMarker } from "./sidecar-index";
 import { nodeStorageFs, type StorageFs } from "./storage-fs";
 import { SyncPolicy } from "./sync-policy";
 import { writeLines } from "./write-lines";
@@ -32,6 +32,8 @@ export class JsonlStorage implements JsonlSessionStorage {
   /** Whether this storage may write the index (never beside the session when read-only). */
   private readonly writesIndex: boolean;
   private readonly indexMinBytes: number;
+  /** A read-only open that found no index writes a marker on close, the index on the next open. */
+  private readonly deferIndexWrite: boolean;
   private readonly table = new RecordTable();
   private readonly sync_: SyncPolicy;
   private scanner: LineScanner;
@@ -66,6 +68,10 @@ export class JsonlStorage implements JsonlSessionStorage {
     this.writesIndex =
       this.indexPath !== undefined && (!this.readOnly || typeof options.sidecarIndex === "object");
     this.indexMinBytes = options.sidecarMinBytes ?? 1024 * 1024;
+    this.deferIndexWrite =
+      this.readOnly &&
+      typeof options.sidecarIndex === "object" &&
+      options.sidecarIndex.writeOnSecondOpen === true;
     this.sync_ = new SyncPolicy(this.fs, this.path, this.durability, options.batchIntervalMs ?? 1000);
     this.scanner = new LineScanner(this.path, this.table);
     this.guard = new FileChangeGuard(this.fs, this.path);
@@ -227,9 +233,13 @@ export class JsonlStorage implements JsonlSessionStorage {
       this.fileSize >= this.indexMinBytes &&
       this.coveredEnd().bytes !== this.indexedEnd
     ) {
-      this.state = "loaded";
-      this.writeIndex();
-      this.state = "closed";
+      if (this.deferIndexWrite && this.counters.indexRejectedReason === "missing") {
+        writeSidecarMarker(this.fs, this.indexPath as string);
+      } else {
+        this.state = "loaded";
+        this.writeIndex();
+        this.state = "closed";
+      }
     }
     this.releaseResources();
     if (failure) throw failure;

@@ -25,6 +25,10 @@ import { readFully, type StorageFs } from "./storage-fs";
  */
 
 const MAGIC = "ARBORIDX";
+/** The whole content of the marker left by a first read-only open (see `writeSidecarMarker`). */
+const MARKER = "ARBORIDX-PENDING\n";
+/** The `reason` {@link readSidecarIndex} gives for a marker instead of an index. */
+export const SIDECAR_MARKER_REASON = "marker of an earlier open";
 const FORMAT_VERSION = 2;
 const HEADER_BYTES = 128;
 
@@ -75,6 +79,8 @@ export function readSidecarIndex(
     return { ok: false, reason: "missing" };
   }
   try {
+    if (raw.length === MARKER.length && raw.toString("latin1") === MARKER)
+      return { ok: false, reason: SIDECAR_MARKER_REASON };
     if (raw.length < HEADER_BYTES || raw.toString("latin1", 0, 8) !== MAGIC)
       return { ok: false, reason: "not an index" };
     if (raw.readUInt32LE(8) !== FORMAT_VERSION) return { ok: false, reason: "unknown format version" };
@@ -145,6 +151,25 @@ export function writeSidecarIndex(
       // nothing to clean up
     }
     return false;
+  }
+}
+
+/**
+ * Writes the marker that stands for "opened once, no index yet" at `indexPath` (a few bytes instead
+ * of the index), creating its folder when needed; the next open that finds it writes the index.
+ * Never throws (it is only a cache hint).
+ */
+export function writeSidecarMarker(fs: StorageFs, indexPath: string): void {
+  try {
+    fs.mkdirSync(dirname(indexPath), { recursive: true });
+    const fd = fs.openSync(indexPath, "w");
+    try {
+      fs.writeSync(fd, Buffer.from(MARKER, "latin1"));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // a cache hint: without it the next open simply writes the marker again
   }
 }
 
