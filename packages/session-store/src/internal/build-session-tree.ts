@@ -103,7 +103,11 @@ function sortSubtree<N extends { children: N[] }>(
   const path: { node: N; next: number }[] = [];
   const enter = (node: N) => {
     state.set(node, "open");
-    if (node.children.length > 1) node.children.sort((a, b) => timeOf(a) - timeOf(b));
+    if (node.children.length > 1) {
+      // Each child's time once (reading it may read an entry), not once per comparison.
+      const times = new Map(node.children.map((child) => [child, timeOf(child)]));
+      node.children.sort((a, b) => (times.get(a) as number) - (times.get(b) as number));
+    }
     path.push({ node, next: 0 });
   };
   enter(root);
