@@ -117,7 +117,11 @@ describe("print mode", () => {
       isError: false,
       result: { content: [{ text: "hi" }] },
     });
-    expect(types.at(-1)).toBe("agent_end");
+    expect(types.slice(-2)).toEqual(["agent_end", "agent_settled"]);
+    const turnEnd = events.find((event) => event.type === "turn_end");
+    expect(turnEnd).toMatchObject({ turnIndex: 0, outcome: "completed", entries: [], continue: false });
+    expect(turnEnd.toolResultEntryIds).toHaveLength(1);
+    expect(turnEnd).not.toHaveProperty("context");
     expect(listSessionFiles(path.join(dir, "home"))).toEqual([]);
   });
 

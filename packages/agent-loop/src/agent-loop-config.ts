@@ -129,6 +129,15 @@ export interface AgentLoopConfig {
     context: PrepareNextTurnContext,
   ) => NextTurnUpdate | undefined | Promise<NextTurnUpdate | undefined>;
   /**
+   * Called when the run would end after a completed turn (no tool calls, no steering, no follow-up).
+   * Return `true` to make one more request with the context as it is (no new message; the next turn
+   * runs `prepareNextTurn` first), as pi does for a boundary hook's `continue`. Not called after a
+   * turn that ended with stop reason `error` or `aborted`, nor once the run is aborted. Default: never.
+   *
+   * Contract: may be async; a throw ends the run with stop reason `error`, like a failing poll.
+   */
+  requestContinuation?: () => boolean | Promise<boolean>;
+  /**
    * Receives every event, in the order documented on `AgentEvent`. Awaited: the loop waits for it
    * before going on, so a handler can persist messages before the next step.
    *

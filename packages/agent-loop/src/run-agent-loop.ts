@@ -92,6 +92,17 @@ async function runTurns(
     }
   };
 
+  // A boundary's request for one more turn; a throw becomes the next turn's failure (an error turn).
+  const continuation = async (): Promise<boolean> => {
+    if (config.requestContinuation === undefined) return false;
+    try {
+      return (await config.requestContinuation()) === true;
+    } catch (error) {
+      failure = `requestContinuation failed: ${describe(error)}`;
+      return true;
+    }
+  };
+
   await emitter.emit({ type: "agent_start" });
   let pending: AgentMessage[] = [...(config.prompts ?? [])];
   pending.push(...(await poll("getSteeringMessages", config.getSteeringMessages)));
@@ -151,7 +162,7 @@ async function runTurns(
     pending = await poll("getSteeringMessages", config.getSteeringMessages);
     if (toolCalls.length === 0 && pending.length === 0 && failure === undefined) {
       pending = await poll("getFollowUpMessages", config.getFollowUpMessages);
-      if (pending.length === 0 && failure === undefined) {
+      if (pending.length === 0 && failure === undefined && !(await continuation())) {
         stopReason = message.stopReason;
         break;
       }

@@ -34,6 +34,7 @@ describe("public surface", () => {
         "estimateTokens",
         "extractFileOpsFromMessage",
         "findCutPoint",
+        "findProjectedCutPoint",
         "findTurnStartIndex",
         "fitSummaryMaxTokens",
         "formatFileOperations",

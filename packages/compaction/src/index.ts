@@ -34,6 +34,8 @@ export {
 } from "./files/file-operations";
 export type { OfflineSummarySource, SummarizeOfflineOptions } from "./offline/summarize-offline";
 export { summarizeOffline } from "./offline/summarize-offline";
+export type { ProjectedCutPoint } from "./prepare/find-projected-cut-point";
+export { findProjectedCutPoint } from "./prepare/find-projected-cut-point";
 export type { CompactionPreparation, PrepareCompactionOptions } from "./prepare/prepare-compaction";
 export { prepareCompaction } from "./prepare/prepare-compaction";
 export type { SerializeConversationOptions } from "./serialize/serialize-conversation";

@@ -109,14 +109,14 @@ function isCancel(value: unknown): boolean {
   return typeof value === "object" && value !== null && (value as { cancel?: unknown }).cancel === true;
 }
 
-function validate(
+async function validate(
   options: HookDispatchOptions | undefined,
   result: unknown,
   event: unknown,
-): string | undefined {
+): Promise<string | undefined> {
   if (options?.validateResult === undefined) return undefined;
   try {
-    return options.validateResult(result, event);
+    return await options.validateResult(result, event);
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
@@ -182,7 +182,7 @@ export function createHookBus<M extends HookMap<M>>(options: CreateHookBusOption
         continue;
       }
       if (!intercepting) continue;
-      const problem = validate(dispatchOptions, handled.value, event);
+      const problem = await validate(dispatchOptions, handled.value, event);
       if (problem !== undefined) {
         const owner =
           extensionId === undefined ? "A handler without extension id" : `Extension "${extensionId}"`;

@@ -105,11 +105,17 @@ export type HookHandler<M, K extends keyof M> = (
   context: HookContext<HookResult<M, K>>,
 ) => HandlerReturn<HookResult<M, K>>;
 
-/** What a handler may return: nothing for a notification, else a result or `undefined` (no opinion). */
+/**
+ * What a handler may return: nothing for a notification, else a result or nothing (`undefined`, or a
+ * function without `return`, as pi's handlers are typed: no opinion).
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler may end without `return` (pi's handlers are typed so)
+type NoResult = void | undefined;
+
 // biome-ignore lint/suspicious/noConfusingVoidType: notification handlers are plain void functions
 export type HandlerReturn<R> = [R] extends [void]
   ? void | Promise<void>
-  : R | undefined | Promise<R | undefined>;
+  : R | NoResult | Promise<R | NoResult>;
 
 /** Options of `HookBus.on`. */
 export interface HookSubscribeOptions {
@@ -142,10 +148,12 @@ export interface HookDispatchOptions {
    * reports a `HOOK_INVALID_RESULT` error naming the hook and the extension, and goes on as if the
    * handler had returned `undefined`.
    *
-   * Contract: synchronous and cheap; may repair the caller's event (it is the caller's object) but
-   * nothing else; a throw counts as "invalid", with its message.
+   * Contract: may be async (the dispatch awaits it before the next handler runs); may repair or
+   * update the caller's event (it is the caller's object: with `copyEvents`, the next handler gets a
+   * copy of the updated event, which is how a host chains results) but nothing else; a throw or a
+   * rejection counts as "invalid", with its message.
    */
-  validateResult?: (result: unknown, event: unknown) => string | undefined;
+  validateResult?: (result: unknown, event: unknown) => string | undefined | Promise<string | undefined>;
 }
 
 /** Outcome of `HookBus.emit`. */

@@ -22,6 +22,8 @@ const MARKER = Symbol.for("arbor.error.runtime");
  * - `BRANCH_SUMMARY_FAILED`: the branch summary for a navigation could not be produced.
  * - `FORK_CANCELLED`: a `session_before_fork` handler cancelled the fork, or `abort()` stopped it
  *   while the handlers ran; nothing was created. Carries `entryId`.
+ * - `CONTINUATION_LIMIT`: boundary hooks (`turn_end`, `agent_before_settle`) asked for more extra
+ *   requests in one prompt than the session allows (`MAX_BOUNDARY_CONTINUATIONS`); the prompt stops.
  * - `INVALID_ARGUMENT`: a caller passed a value the runtime cannot use (named in the message).
  * - `MODEL_UNAVAILABLE`: `api.models.providerFor(model)` cannot serve the model (no key configured,
  *   or no provider for its API); the message names the model and what is missing.
@@ -39,6 +41,7 @@ export type RuntimeErrorCode =
   | "ENTRY_NOT_FOUND"
   | "BRANCH_SUMMARY_FAILED"
   | "FORK_CANCELLED"
+  | "CONTINUATION_LIMIT"
   | "INVALID_ARGUMENT"
   | "MODEL_UNAVAILABLE";
 

@@ -1,5 +1,5 @@
 /**
- * The recovery special case of the projected cut point (pi 1.6.0, see findProjectedCutPoint): after
+ * The recovery special case of the projected cut point (pi 1.6.0, see searchProjectedCutPoint): after
  * an overflow or a truncated response, the failed assistant is omitted with `context_edit(…, null)`;
  * when the budget is exceeded and the suffix after the cut holds nothing visible but that omitted
  * attempt, the cut moves one entry later so that the unsent input is summarized. Driven through
@@ -12,7 +12,7 @@ import { BranchProjection } from "../internal/branch-projection";
 import { EntryChain } from "../internal/testing/entries";
 import { assistant, toolCall, toolResult, user } from "../internal/testing/messages";
 import { defaultTokenCounter } from "../tokens/token-counter";
-import { findProjectedCutPoint } from "./find-projected-cut-point";
+import { findProjectedCutPoint, searchProjectedCutPoint } from "./find-projected-cut-point";
 import { type CompactionPreparation, prepareCompaction } from "./prepare-compaction";
 
 const settings = (keepRecentTokens: number) => ({ enabled: true, reserveTokens: 16384, keepRecentTokens });
@@ -210,15 +210,33 @@ describe("the recovery advance: which edits block it", () => {
   });
 });
 
-describe("findProjectedCutPoint", () => {
+describe("searchProjectedCutPoint (the index search)", () => {
   it("a range without a cut point keeps everything from its start", () => {
     const chain = new EntryChain();
     chain.message("u1", user("hello"));
     chain.message("t1", toolResult("c1", "read", "x".repeat(400)));
     const projection = new BranchProjection(chain.entries, defaultTokenCounter);
-    expect(findProjectedCutPoint(projection, 1, 2, 10)).toEqual({
+    expect(searchProjectedCutPoint(projection, 1, 2, 10)).toEqual({
       firstKeptEntryIndex: 1,
       turnStartIndex: -1,
+      isSplitTurn: false,
+    });
+  });
+});
+
+describe("findProjectedCutPoint (by entry)", () => {
+  it("agrees with prepareCompaction's firstKeptEntryId on a recovered branch", () => {
+    const entries = recoveredChain().entries;
+    const preparation = prepareCompaction(entries, settings(500));
+    const cut = findProjectedCutPoint(entries, 500);
+    expect(cut.firstKeptEntryId).toBe(preparation?.firstKeptEntryId);
+    expect(cut.isSplitTurn).toBe(preparation?.isSplitTurn);
+  });
+
+  it("returns no entry for an empty branch", () => {
+    expect(findProjectedCutPoint([], 100)).toEqual({
+      firstKeptEntryId: undefined,
+      turnStartEntryId: undefined,
       isSplitTurn: false,
     });
   });

@@ -11,7 +11,7 @@ import { BranchProjection } from "../internal/branch-projection";
 import { estimateProjectionView } from "../internal/estimate-projection-view";
 import type { CompactionSettings } from "../settings/compaction-settings";
 import { defaultTokenCounter, type TokenCounter } from "../tokens/token-counter";
-import { findProjectedCutPoint } from "./find-projected-cut-point";
+import { searchProjectedCutPoint } from "./find-projected-cut-point";
 
 /** Everything needed to summarize and then append a compaction (pi's `CompactionPreparation`, plus extras). */
 export interface CompactionPreparation {
@@ -84,7 +84,12 @@ export function prepareCompaction(
   const previous = hasPrevious ? (projection.entryAt(0) as CompactionEntry) : undefined;
   const boundaryStart = hasPrevious ? 1 : 0;
   const tokensBefore = estimateProjectionView(projection, branchEntries, counter).tokens;
-  const cut = findProjectedCutPoint(projection, boundaryStart, projection.length, settings.keepRecentTokens);
+  const cut = searchProjectedCutPoint(
+    projection,
+    boundaryStart,
+    projection.length,
+    settings.keepRecentTokens,
+  );
   const firstKept =
     cut.firstKeptEntryIndex < projection.length ? projection.entryAt(cut.firstKeptEntryIndex) : undefined;
   if (!firstKept?.id) return undefined;

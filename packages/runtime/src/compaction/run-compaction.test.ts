@@ -316,7 +316,7 @@ describe("runCompaction: failures", () => {
           reason,
           errorMessage: message,
           aborted: false,
-          willRetry: false,
+          willRetry: true,
           fromExtension: false,
         },
       ]);

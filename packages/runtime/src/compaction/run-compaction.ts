@@ -145,7 +145,8 @@ export async function runCompaction(
       reason,
       ...(errorMessage === undefined ? {} : { errorMessage }),
       aborted,
-      willRetry: false,
+      // The seed's meaning: whether the aborted turn would have been retried after this compaction.
+      willRetry: input.willRetry,
       fromExtension,
     });
     const runtimeError =

@@ -28,6 +28,8 @@ const HOOKS = {
   session_before_fork: true,
   context: true,
   before_provider_request: true,
+  agent_before_settle: true,
+  agent_settled: true,
 } as const satisfies Record<keyof RuntimeHooks, true>;
 
 /**

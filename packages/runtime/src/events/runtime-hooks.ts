@@ -2,6 +2,7 @@ import type { AgentLoopEvents, AgentMessage } from "@arbor/agent-loop";
 import type { CompactionPreparation } from "@arbor/compaction";
 import type { ProviderRequest, StreamOptions, Usage } from "@arbor/providers";
 import type { SessionEntry } from "@arbor/session-store";
+import type { AgentBeforeSettleEvent, BoundaryResult, TurnEndEvent } from "./boundary-events";
 import type { SessionLifecycleHooks } from "./lifecycle-events";
 import type {
   CompactionReason,
@@ -141,6 +142,10 @@ export interface RuntimeInterceptors {
   session_before_fork: { event: SessionBeforeForkEvent; result: SessionBeforeForkResult };
   context: { event: ContextEvent; result: ContextResult };
   before_provider_request: { event: BeforeProviderRequestEvent; result: BeforeProviderRequestResult };
+  /** A boundary: see {@link TurnEndEvent}. Results chain (see {@link BoundaryResult}). */
+  turn_end: { event: TurnEndEvent; result: BoundaryResult };
+  /** A boundary: see {@link AgentBeforeSettleEvent}. */
+  agent_before_settle: { event: AgentBeforeSettleEvent; result: BoundaryResult };
 }
 
 /**
@@ -163,7 +168,7 @@ export type SessionNotificationHooks = {
  * `session_shutdown`) and its interceptors (`session_before_compact`, `context`, …). Used as
  * `createHookBus<RuntimeHooks>()`.
  */
-export type RuntimeHooks = AgentLoopEvents &
+export type RuntimeHooks = Omit<AgentLoopEvents, "turn_end"> &
   SessionNotificationHooks &
   SessionLifecycleHooks &
   RuntimeInterceptors;

@@ -3,6 +3,7 @@ import type { HookError } from "@arbor/extensions";
 import type { Model, Usage } from "@arbor/providers";
 import type { BranchSummaryEntry, CompactionEntry } from "@arbor/session-store";
 import type { RuntimeError } from "../runtime-error";
+import type { AgentSettledEvent, TurnEndEvent } from "./boundary-events";
 
 /**
  * Why a compaction runs:
@@ -89,8 +90,12 @@ export interface SessionCompactFailedEvent {
   /** Absent when aborted. */
   errorMessage?: string;
   aborted: boolean;
-  /** Always false: a failed compaction never leads to a retry. */
-  willRetry: false;
+  /**
+   * Whether the aborted turn would have been retried after this compaction (an overflow or length
+   * recovery); no retry happens, since the compaction failed. False for a manual or threshold
+   * compaction and for a recovery that already used its one retry.
+   */
+  willRetry: boolean;
   fromExtension: boolean;
 }
 
@@ -166,14 +171,19 @@ export type SessionNotification =
   | HookErrorNotice
   | ModelSelectEvent
   | SessionInfoChangedEvent
-  | ExtensionNoticeEvent;
+  | ExtensionNoticeEvent
+  | AgentSettledEvent;
 
 /**
- * Every event `session.subscribe` delivers: the agent loop's events (snake_case `type`, see
- * `AgentEvent` in `@arbor/agent-loop`) and the session's own (snake_case, pi's names). Extensions
+ * Every event `session.subscribe` delivers: the agent loop's events (see `AgentEvent` in
+ * `@arbor/agent-loop`; `turn_end` carries the boundary state, see `TurnEndEvent`) and the session's
+ * own, all with pi's snake_case names. Extensions
  * receive the same objects on the hook bus, before listeners do.
  */
-export type AgentSessionEvent = AgentEvent | SessionNotification;
+export type AgentSessionEvent =
+  | Exclude<AgentEvent, { type: "turn_end" }>
+  | TurnEndEvent
+  | SessionNotification;
 
 /** The `type` of every {@link AgentSessionEvent}. */
 export type AgentSessionEventType = AgentSessionEvent["type"];

@@ -1,8 +1,13 @@
+import { convertToLlm } from "@arbor/agent-loop";
 import {
   compact,
   computeFileLists,
   estimateTokens,
+  findCutPoint,
+  findProjectedCutPoint,
   formatFileOperations,
+  generateSummary,
+  prepareCompaction,
   serializeConversation,
   summarizeOffline,
 } from "@arbor/compaction";
@@ -108,14 +113,28 @@ export interface ExtensionSessionHandle {
 }
 
 /**
- * Compaction helpers handed to extensions, so that an extension file needs no runtime import of
- * Arbor packages (it can be loaded from any folder). The same functions `@arbor/compaction` exports.
+ * Compaction helpers handed to extensions: everything the seeds' custom-compaction recipes use, so
+ * that an extension file imports types only and loads from any folder. The same functions
+ * `@arbor/compaction` (and `convertToLlm` from `@arbor/agent-loop`) export.
  */
 export interface ExtensionCompactionTools {
-  compact: typeof compact;
-  summarizeOffline: typeof summarizeOffline;
+  /** Agent messages → provider messages (the recipe: `serializeConversation(convertToLlm(messages))`). */
+  convertToLlm: typeof convertToLlm;
+  /** Provider messages → the `[User]: …` / `[Assistant]: …` text a summarizer reads. */
   serializeConversation: typeof serializeConversation;
+  /** What a compaction of a branch would summarize and keep (`session_before_compact` gets one). */
+  prepareCompaction: typeof prepareCompaction;
+  /** pi's cut point over raw entries. */
+  findCutPoint: typeof findCutPoint;
+  /** The cut point over the projected (edited) context, as `prepareCompaction` uses it. */
+  findProjectedCutPoint: typeof findProjectedCutPoint;
+  /** chars/4 estimate of one message. */
   estimateTokens: typeof estimateTokens;
+  /** The default compaction (summary through a provider, turn prefix, file lists). */
+  compact: typeof compact;
+  /** One summary request through a provider. */
+  generateSummary: typeof generateSummary;
+  summarizeOffline: typeof summarizeOffline;
   computeFileLists: typeof computeFileLists;
   formatFileOperations: typeof formatFileOperations;
 }
@@ -171,6 +190,20 @@ function extensionUi(core: SessionCore, extensionId: string | undefined): Extens
   });
 }
 
+const COMPACTION_TOOLS: ExtensionCompactionTools = Object.freeze({
+  convertToLlm,
+  serializeConversation,
+  prepareCompaction,
+  findCutPoint,
+  findProjectedCutPoint,
+  estimateTokens,
+  compact,
+  generateSummary,
+  summarizeOffline,
+  computeFileLists,
+  formatFileOperations,
+});
+
 /** Runs a write under the session lock, or at once when the caller is already inside the holder. */
 function locked<T>(core: SessionCore, label: string, write: () => T | Promise<T>): Promise<T> {
   if (core.lock.isHeldByCaller()) return Promise.resolve().then(write);
@@ -201,13 +234,6 @@ export function createRuntimeExtensionApi(
     session,
     models: extensionModels(core),
     ui: extensionUi(core, base.extensionId),
-    compaction: {
-      compact,
-      summarizeOffline,
-      serializeConversation,
-      estimateTokens,
-      computeFileLists,
-      formatFileOperations,
-    },
+    compaction: COMPACTION_TOOLS,
   };
 }

@@ -101,7 +101,7 @@ export function currentCompactionSettings(core: SessionCore): EffectiveCompactio
  */
 export async function notify(
   core: SessionCore,
-  event: AgentEvent | Exclude<SessionNotification, ExtensionNoticeEvent>,
+  event: Exclude<AgentEvent, { type: "turn_end" }> | Exclude<SessionNotification, ExtensionNoticeEvent>,
 ): Promise<void> {
   if (event.type !== "hook_error" && core.bus.listenerCount(event.type) > 0) {
     await (core.bus.emit as (name: string, event: unknown) => Promise<unknown>)(event.type, event);

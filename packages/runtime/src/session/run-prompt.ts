@@ -3,13 +3,17 @@ import {
   AgentLoopError,
   type AgentLoopResult,
   type AgentMessage,
+  type TurnEndEvent as LoopTurnEndEvent,
   runAgentLoop,
 } from "@arbor/agent-loop";
 import type { AssistantMessage, StopReason } from "@arbor/providers";
 import { SessionStorageError, SessionStoreError } from "@arbor/session-store";
 import { compactBeforeNextResponse } from "../compaction/auto-compaction";
 import { checkResponse } from "../compaction/check-response";
+import type { AgentActivityOutcome, AgentBeforeSettleEvent, TurnEndEvent } from "../events/boundary-events";
+import { acceptContinuation } from "../extensions/accept-continuation";
 import { applyContextHook } from "../extensions/apply-context-hook";
+import { runBoundary } from "../extensions/run-boundary";
 import { persistMessage } from "../internal/persist-message";
 import type { RunState } from "../internal/run-state";
 import { notify, type SessionCore } from "../internal/session-core";
@@ -90,9 +94,40 @@ export async function runPrompt(
     }
     if (run.signal.aborted || run.error !== undefined) break;
     pending = [...core.steering.splice(0), ...core.followUps.splice(0)];
-    if (pending.length === 0) break;
+    if (pending.length === 0 && !(await beforeSettle(core, run, stopReason))) break;
   }
+  // A prompt the session stopped (loop guard, failed recovery) settles with outcome "error"; an
+  // aborted one skips the boundary (its handlers would get an aborted signal) and only settles.
+  if (run.error !== undefined && !run.signal.aborted) await beforeSettle(core, run, stopReason);
+  await notify(core, { type: "agent_settled", aborted: run.signal.aborted });
   return finish();
+}
+
+/** How a run's last stop reason reads as pi's activity outcome. */
+function outcomeOf(run: RunState, stopReason: StopReason | undefined): AgentActivityOutcome {
+  if (run.signal.aborted || stopReason === "aborted") return "aborted";
+  return run.error !== undefined || stopReason === "error" ? "error" : "completed";
+}
+
+/**
+ * pi's `agent_before_settle` boundary (after recovery, the threshold check and queued messages, so
+ * its preview is the repaired projection). Not run for an aborted prompt. Returns true when a handler's `continue` is honoured:
+ * the caller starts one more run with the context as it is.
+ */
+async function beforeSettle(
+  core: SessionCore,
+  run: RunState,
+  stopReason: StopReason | undefined,
+): Promise<boolean> {
+  const boundary = await runBoundary<AgentBeforeSettleEvent>(
+    core,
+    { type: "agent_before_settle" },
+    outcomeOf(run, stopReason),
+    run.signal,
+  );
+  return (
+    boundary.continue && (await acceptContinuation(core, run, "agent_before_settle", boundary.compacted))
+  );
 }
 
 /**
@@ -134,7 +169,13 @@ function startLoop(core: SessionCore, run: RunState, prompts: AgentMessage[]): P
     convertToLlm: options.convertToLlm,
     getSteeringMessages: () => core.steering.splice(0),
     getFollowUpMessages: () => core.followUps.splice(0),
+    requestContinuation: () => {
+      const requested = run.continueRequested;
+      run.continueRequested = false;
+      return requested;
+    },
     prepareNextTurn: async () => {
+      run.continueRequested = false;
       await compactBeforeNextResponse(core, run);
       if (run.error !== undefined) throw run.error;
       return { messages: core.store.getProjection().messages, model: core.model };
@@ -158,11 +199,34 @@ async function handleLoopEvent(core: SessionCore, run: RunState, event: AgentEve
     // Acknowledged before anyone hears of it: durable in an asynchronous store (PostgreSQL) as a
     // JSONL append is when it returns (a no-op then).
     await core.store.flush();
-    if (message.role === "user") core.overflowRecoveryAttempted = false;
+    if (message.role === "user") {
+      core.overflowRecoveryAttempted = false;
+      run.inBoundaryContinuation = false;
+    }
     if (message.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "length") {
       core.overflowRecoveryAttempted = false;
-      if (message.stopReason !== "aborted") run.consecutiveAutoCompactions = 0;
+      if (message.stopReason !== "aborted" && !run.inBoundaryContinuation) run.consecutiveAutoCompactions = 0;
     }
   }
+  if (event.type === "turn_end") return turnEnd(core, run, event);
   await notify(core, event);
+}
+
+/** pi's `turn_end` boundary: drafts appended before the next turn; `continue` remembered for the loop. */
+async function turnEnd(core: SessionCore, run: RunState, event: LoopTurnEndEvent): Promise<void> {
+  const { type: _type, ...turn } = event;
+  const boundary = await runBoundary<TurnEndEvent>(
+    core,
+    {
+      type: "turn_end",
+      ...turn,
+      messageEntryId: core.entryIds.get(event.message) ?? "",
+      toolResultEntryIds: event.toolResults.map((result) => core.entryIds.get(result) ?? ""),
+    },
+    outcomeOf(run, event.message.stopReason),
+    run.signal,
+  );
+  if (boundary.continue && (await acceptContinuation(core, run, "turn_end", boundary.compacted))) {
+    run.continueRequested = true;
+  }
 }

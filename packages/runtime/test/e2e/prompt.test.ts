@@ -40,6 +40,7 @@ describe("prompt (through the Anthropic SDK and the wire server)", () => {
       "message_end",
       "turn_end",
       "agent_end",
+      "agent_settled",
     ]);
   });
 });

@@ -63,6 +63,7 @@ describe("session API for a terminal UI", () => {
       "turn_start",
       "turn_end",
       "agent_end",
+      "agent_settled",
     ]);
     const sent = conversationText(h.agentRequests()[2]);
     expect(sent).toContain("PRE-PROMPT SUMMARY");
@@ -138,7 +139,7 @@ describe("session API for a terminal UI", () => {
     for await (const event of iterator) {
       if (event.type === "message_update") continue;
       types.push(event.type);
-      if (event.type === "agent_end") break;
+      if (event.type === "agent_settled") break;
     }
     await done;
     expect(types).toEqual(h.eventTypes((type) => type !== "message_update"));

@@ -36,7 +36,8 @@ describe("api.on is strict", () => {
     ["agent-start", "agent_start"],
     ["tool-execution-end", "tool_execution_end"],
     ["sesion_before_compact", "session_before_compact"],
-    ["agent_befor_start", "agent_start"],
+    ["agent_strat", "agent_start"],
+    ["agent_befor_settle", "agent_before_settle"],
   ])("rejects %s with EXTENSION_UNKNOWN_HOOK naming %s", async (name, closest) => {
     const error = await installError(name);
     expect(error.code).toBe("EXTENSION_UNKNOWN_HOOK");

@@ -1,0 +1,133 @@
+import { type AgentMessage, convertToLlm } from "@arbor/agent-loop";
+import { estimateProjectedContextTokens } from "@arbor/compaction";
+import { createInMemorySessionStore, type SessionStore } from "@arbor/session-store";
+import type {
+  AgentActivityOutcome,
+  BoundaryContextPreview,
+  SessionBoundaryDraft,
+} from "../events/boundary-events";
+import type { SessionCore } from "../internal/session-core";
+
+/**
+ * Appends `drafts` to `store` in order, as a boundary does. A compaction draft gets `fromHook: true`
+ * and a `tokensBefore` estimated from the projection just before it. Checks each draft's shape first.
+ *
+ * @throws Error naming the draft (its index and type) and what is wrong: a bad shape, or the store's
+ * own refusal (`CONTEXT_EDIT_INVALID`, `ENTRY_NOT_FOUND`, ...). Drafts before it stay appended.
+ */
+export function appendBoundaryDrafts(core: SessionCore, store: SessionStore, drafts: unknown): void {
+  if (!Array.isArray(drafts)) throw new Error("entries must be an array of drafts");
+  for (const [index, draft] of drafts.entries()) {
+    const kind = (draft as { type?: unknown } | null)?.type;
+    try {
+      appendDraft(core, store, draft as SessionBoundaryDraft);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`entries[${index}] (${typeof kind === "string" ? kind : "no type"}): ${reason}`);
+    }
+  }
+}
+
+function appendDraft(core: SessionCore, store: SessionStore, draft: SessionBoundaryDraft): void {
+  if (typeof draft !== "object" || draft === null) throw new Error("a draft must be an object");
+  switch (draft.type) {
+    case "custom":
+      requireText(draft.customType, "customType");
+      store.appendCustomEntry(draft.customType, draft.data);
+      return;
+    case "custom_message":
+      requireText(draft.customType, "customType");
+      if (typeof draft.display !== "boolean") throw new Error("display must be a boolean");
+      if (typeof draft.content !== "string" && !isContentList(draft.content)) {
+        throw new Error("content must be a string or an array of text and image blocks");
+      }
+      store.appendCustomMessageEntry({
+        customType: draft.customType,
+        content: draft.content,
+        display: draft.display,
+        ...(draft.details === undefined ? {} : { details: draft.details }),
+      });
+      return;
+    case "context_edit":
+      requireText(draft.targetId, "targetId");
+      if (draft.replacement === undefined) throw new Error("replacement must be an object or null");
+      store.appendContextEdit(draft.targetId, draft.replacement);
+      return;
+    case "compaction": {
+      if (typeof draft.summary !== "string") throw new Error("summary must be a string");
+      const kept = draft.firstKeptEntryId;
+      if (
+        kept !== null &&
+        (typeof kept !== "string" || !store.getBranch().some((entry) => entry.id === kept))
+      ) {
+        throw new Error(`firstKeptEntryId ${JSON.stringify(kept)} is not an entry of the current branch`);
+      }
+      const tokensBefore = estimateProjectedContextTokens(store.getProjection(), store.getBranch(), {
+        tokenCounter: core.tokenCounter,
+      }).tokens;
+      store.appendCompaction({
+        summary: draft.summary,
+        firstKeptEntryId: kept,
+        tokensBefore,
+        details: draft.details,
+        usage: draft.usage,
+        fromHook: true,
+      });
+      return;
+    }
+    default:
+      throw new Error(
+        `unknown draft type ${JSON.stringify((draft as { type?: unknown }).type)} (expected custom, custom_message, context_edit or compaction)`,
+      );
+  }
+}
+
+function requireText(value: unknown, name: string): void {
+  if (typeof value !== "string" || value.length === 0) throw new Error(`${name} must be a non-empty string`);
+}
+
+function isContentList(value: unknown): boolean {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (block) =>
+        typeof block === "object" &&
+        block !== null &&
+        (((block as { type?: unknown }).type === "text" &&
+          typeof (block as { text?: unknown }).text === "string") ||
+          (block as { type?: unknown }).type === "image"),
+    )
+  );
+}
+
+/** A copy of the current branch in memory, to apply drafts to without touching the session. */
+export function previewStore(core: SessionCore): SessionStore {
+  const branch = structuredClone(core.store.getBranch());
+  return createInMemorySessionStore({ entries: [structuredClone(core.store.header), ...branch] });
+}
+
+/** The preview of the next request from `store`'s projection (see `BoundaryContextPreview`). */
+export async function buildBoundaryPreview(
+  core: SessionCore,
+  store: SessionStore,
+  outcome: AgentActivityOutcome,
+): Promise<BoundaryContextPreview> {
+  const projection = store.getProjection();
+  const contextMessages = structuredClone(projection.messages);
+  const convert = core.options.convertToLlm ?? convertToLlm;
+  const llmMessages = await convert(structuredClone(contextMessages));
+  const pendingMessages: AgentMessage[] = structuredClone([...core.steering, ...core.followUps]);
+  const conversation = llmMessages.filter((message) => message.role !== "system");
+  const last = conversation.at(-1);
+  const canContinue =
+    outcome === "completed" &&
+    conversation.length > 0 &&
+    (last?.role !== "assistant" || pendingMessages.length > 0);
+  return {
+    contextEntries: structuredClone(projection.entries),
+    contextMessages,
+    llmMessages,
+    pendingMessages,
+    canContinue,
+  };
+}

@@ -1,0 +1,103 @@
+import { HookError } from "@arbor/extensions";
+import type {
+  AgentActivityOutcome,
+  AgentBeforeSettleEvent,
+  BoundaryState,
+  TurnEndEvent,
+} from "../events/boundary-events";
+import { deliverToListeners, type SessionCore } from "../internal/session-core";
+import { appendBoundaryDrafts, buildBoundaryPreview, previewStore } from "./boundary-preview";
+
+type BoundaryEvent = TurnEndEvent | AgentBeforeSettleEvent;
+
+/** What a boundary decided once its handlers ran and its drafts were appended. */
+export interface BoundaryOutcome<E extends BoundaryEvent> {
+  /** The final event (drafts, `continue`, the preview after the drafts). */
+  event: E;
+  /** True when a handler asked for one more request and the context can continue. */
+  continue: boolean;
+  /** True when at least one compaction draft was appended. */
+  compacted: boolean;
+}
+
+/**
+ * Runs a boundary hook (`turn_end` or `agent_before_settle`) the way pi does: handlers run in order,
+ * each sees the drafts and `continue` of the ones before it and a preview of the next request with
+ * those drafts applied; a returned `entries` / `continue` replaces the field. Each result is checked
+ * by applying its drafts to an in-memory copy of the branch: a draft the store refuses, a bad shape,
+ * or a `continue` the preview cannot honour makes the result a `HOOK_INVALID_RESULT` hook error
+ * naming the extension, and nothing of that result is used. Then the drafts are appended to the
+ * session in order (a compaction draft with `fromHook: true`). `turn_end` is delivered to listeners
+ * afterwards, with the final state; `agent_before_settle` is for extensions only.
+ *
+ * The caller holds the session lock. Never throws for a handler; rejects only when the store does.
+ */
+export async function runBoundary<E extends BoundaryEvent>(
+  core: SessionCore,
+  base: Omit<E, keyof BoundaryState>,
+  outcome: AgentActivityOutcome,
+  signal: AbortSignal,
+): Promise<BoundaryOutcome<E>> {
+  const context = await buildBoundaryPreview(core, core.store, outcome);
+  const event = { ...base, entries: [], continue: false, context, outcome } as unknown as E;
+  const name = event.type;
+  if (core.bus.listenerCount(name) > 0) {
+    await (core.bus.intercept as (n: string, e: unknown, o: unknown) => Promise<unknown>)(name, event, {
+      signal,
+      validateResult: (result: unknown) => chain(core, event, result),
+    });
+  }
+  let compacted = false;
+  if (event.entries.length > 0) {
+    try {
+      appendBoundaryDrafts(core, core.store, event.entries);
+      compacted = event.entries.some((draft) => draft.type === "compaction");
+    } catch (error) {
+      const message = `The drafts of "${name}" could not be appended: ${error instanceof Error ? error.message : String(error)}`;
+      const failure = new HookError("HOOK_INVALID_RESULT", message, {
+        hookName: name,
+        extensionId: undefined,
+      });
+      deliverToListeners(core, {
+        type: "hook_error",
+        error: failure,
+        hookName: name,
+        extensionId: undefined,
+      });
+    }
+  }
+  if (event.type === "turn_end") deliverToListeners(core, event as TurnEndEvent);
+  return { event, continue: event.continue && event.context.canContinue, compacted };
+}
+
+/** Checks one handler's result and, when it is valid, makes it the running state of `event`. */
+async function chain(core: SessionCore, event: BoundaryEvent, result: unknown): Promise<string | undefined> {
+  if (result === undefined) return undefined;
+  if (typeof result !== "object" || result === null)
+    return "the result must be an object like { entries, continue }";
+  const { entries, continue: goOn } = result as { entries?: unknown; continue?: unknown };
+  if (goOn !== undefined && typeof goOn !== "boolean") return "continue must be a boolean";
+  let context = event.context;
+  if (entries !== undefined) {
+    const store = previewStore(core);
+    try {
+      appendBoundaryDrafts(core, store, entries);
+    } catch (error) {
+      return `nothing appended: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    context = await buildBoundaryPreview(core, store, event.outcome);
+  }
+  if (goOn === true && !context.canContinue) {
+    return `continue: true, but the context cannot continue (${whyNot(event.outcome, context.llmMessages.length)}); nothing appended`;
+  }
+  if (entries !== undefined) event.entries = structuredClone(entries as BoundaryEvent["entries"]);
+  if (goOn !== undefined) event.continue = goOn;
+  event.context = context;
+  return undefined;
+}
+
+function whyNot(outcome: AgentActivityOutcome, messageCount: number): string {
+  if (outcome !== "completed") return `the activity ended as "${outcome}"`;
+  if (messageCount === 0) return "there is no message to answer";
+  return "its last message is an assistant message and nothing is pending";
+}
