@@ -19,6 +19,12 @@ export interface ExtensionDefinition<TApi = ExtensionApi<Record<never, never>>> 
    * `api`, so that uninstalling removes them.
    */
   setup(api: TApi): void | Promise<void>;
+  /**
+   * How `setup` expects its API: `"arbor"` (default) gets the host's API; `"pi"` marks a pi-style
+   * factory (`export default function (pi) { pi.on(…) }`) wrapped by `loadExtensionFromFile`, for
+   * which a host that supports it passes a pi-shaped API instead.
+   */
+  style?: "arbor" | "pi";
 }
 
 /**

@@ -15,7 +15,9 @@ const MARKER = Symbol.for("arbor.error.extension");
  *   (`timeoutMs` holds it): a top-level `await` or a `setup` promise that never settles;
  * - `EXTENSION_UNKNOWN_HOOK`: `on` was called with a name the bus does not know (a typo, a kebab-case
  *   spelling, a hook the host does not implement); `hookName` holds the name, `closestHookName` the
- *   known name closest to it (by edit distance), also named in the message.
+ *   known name closest to it (by edit distance), also named in the message;
+ * - `EXTENSION_UNSUPPORTED`: the extension used a member of its API the host does not implement
+ *   (a pi `ExtensionAPI` method Arbor has no counterpart for); `member` names it.
  */
 export type ExtensionErrorCode =
   | "EXTENSION_LOAD_FAILED"
@@ -23,7 +25,8 @@ export type ExtensionErrorCode =
   | "EXTENSION_API_VERSION"
   | "EXTENSION_SETUP_FAILED"
   | "EXTENSION_TIMEOUT"
-  | "EXTENSION_UNKNOWN_HOOK";
+  | "EXTENSION_UNKNOWN_HOOK"
+  | "EXTENSION_UNSUPPORTED";
 
 /** Fields of an {@link ExtensionError} besides its code. */
 export interface ExtensionErrorDetails {
@@ -39,6 +42,8 @@ export interface ExtensionErrorDetails {
   hookName?: string;
   /** The known hook name closest to `hookName` (`EXTENSION_UNKNOWN_HOOK` only). */
   closestHookName?: string;
+  /** The API member that is not supported (`EXTENSION_UNSUPPORTED` only), e.g. `pi.registerTool`. */
+  member?: string;
 }
 
 /**
@@ -58,6 +63,8 @@ export class ExtensionError extends Error {
   readonly hookName: string | undefined;
   /** The known hook name closest to `hookName` (`EXTENSION_UNKNOWN_HOOK` only). */
   readonly closestHookName: string | undefined;
+  /** The API member that is not supported (`EXTENSION_UNSUPPORTED` only). */
+  readonly member: string | undefined;
 
   constructor(code: ExtensionErrorCode, message: string, details: ExtensionErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -68,6 +75,7 @@ export class ExtensionError extends Error {
     this.timeoutMs = details.timeoutMs;
     this.hookName = details.hookName;
     this.closestHookName = details.closestHookName;
+    this.member = details.member;
     markAsArborError(this, MARKER);
   }
 

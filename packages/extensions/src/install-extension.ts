@@ -34,7 +34,8 @@ export interface InstallExtensionOptions<M extends HookMap<M>, TApi> {
  *
  * @throws ExtensionError `EXTENSION_INVALID` / `EXTENSION_API_VERSION` for a bad definition,
  * `EXTENSION_SETUP_FAILED` when `setup` fails (the original error is the `cause`),
- * `EXTENSION_TIMEOUT` when it does not settle in time, `EXTENSION_UNKNOWN_HOOK` when `setup` registers a
+ * `EXTENSION_TIMEOUT` when it does not settle in time, `EXTENSION_UNSUPPORTED` when `setup` calls an API
+ * member the host does not implement, `EXTENSION_UNKNOWN_HOOK` when `setup` registers a
  * name the bus does not know (see `CreateHookBusOptions.hookNames`; the message names the closest one). RangeError for a `timeoutMs` that is not
  * positive.
  */
@@ -63,12 +64,16 @@ export async function installExtension<M extends HookMap<M>, TApi = ExtensionApi
   } catch (error) {
     scoped.dispose();
     if (ExtensionError.isInstance(error) && error.code === "EXTENSION_TIMEOUT") throw error;
-    if (ExtensionError.isInstance(error) && error.code === "EXTENSION_UNKNOWN_HOOK") {
-      throw new ExtensionError("EXTENSION_UNKNOWN_HOOK", `${error.message}${where}`, {
+    if (
+      ExtensionError.isInstance(error) &&
+      (error.code === "EXTENSION_UNKNOWN_HOOK" || error.code === "EXTENSION_UNSUPPORTED")
+    ) {
+      throw new ExtensionError(error.code, `${error.message}${where}`, {
         file: options.file,
         extensionName: extension.name,
         hookName: error.hookName,
         closestHookName: error.closestHookName,
+        member: error.member,
         cause: error,
       });
     }

@@ -114,11 +114,18 @@ describe("loadExtensionFromFile", { timeout: 30_000 }, () => {
       "EXTENSION_INVALID",
       `Extension file ${named}: no default export; export default defineExtension({ apiVersion, name, setup })`,
     ]);
-    const fn = await write("function.mjs", "export default function setup() {}\n");
-    expect((await failureOf(fn)).code).toBe("EXTENSION_INVALID");
     const noSetup = await write("no-setup.ts", 'export default { apiVersion: 1, name: "lazy" };\n');
     const invalid = await failureOf(noSetup);
     expect([invalid.code, invalid.extensionName]).toEqual(["EXTENSION_INVALID", "lazy"]);
+  });
+
+  it("accepts a pi-style factory (a default-exported function) as a style: pi definition named after the file", async () => {
+    const file = await write("pi-factory.mjs", "export default function (pi) { pi.called = true; }\n");
+    const loaded = await loadExtensionFromFile(file);
+    expect(loaded.extension).toMatchObject({ apiVersion: 1, name: "pi-factory", style: "pi" });
+    const api: { called?: boolean } = {};
+    await loaded.extension.setup(api);
+    expect(api.called).toBe(true);
   });
 
   it("fails with EXTENSION_API_VERSION naming the file", async () => {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { DEFAULT_HOOK_TIMEOUT_MS } from "./create-hook-bus";
 import type { ExtensionDefinition } from "./define-extension";
+import { EXTENSION_API_VERSION } from "./extension-api-version";
 import { ExtensionError } from "./extension-error";
 import { validateExtensionDefinition } from "./internal/validate-extension-definition";
 import { assertTimeoutMs, withinTimeout } from "./internal/within-timeout";
@@ -38,7 +39,10 @@ export interface LoadExtensionOptions {
  *   type checking and writes no cache files; the module's own relative imports may be TypeScript too.
  *   Without jiti installed, a TypeScript file fails with `EXTENSION_LOAD_FAILED` whose message says
  *   to install it; `.js` / `.mjs` / `.cjs` files never need it.
- * - The default export must be an extension definition (`defineExtension({ apiVersion, name, setup })`).
+ * - The default export is an extension definition (`defineExtension({ apiVersion, name, setup })`), or
+ *   a pi-style factory function (`export default function (pi) { pi.on(…) }`), returned as a
+ *   definition with `style: "pi"`, named after the file, whose `setup` calls the function with the API
+ *   the host gives it (the runtime gives such extensions a pi-shaped API).
  *
  * Node caches modules by URL: loading the same `.js` file twice returns the same module instance,
  * so edits to the file are not picked up within one process.
@@ -107,9 +111,26 @@ export async function loadExtensionFromFile(
       { file: absolute },
     );
   }
+  const exported = unwrapDefault(namespace.default);
+  if (typeof exported === "function") {
+    return { extension: piFactory(exported as (api: unknown) => unknown, absolute), file: absolute };
+  }
+  return { extension: validateExtensionDefinition(exported, absolute), file: absolute };
+}
+
+/**
+ * A pi-style extension (the default export is a function that receives pi's `ExtensionAPI`) as a
+ * definition: named after its file (without the extension; `index` files after their folder), with
+ * `style: "pi"` so the host hands it a pi-shaped API.
+ */
+function piFactory(factory: (api: unknown) => unknown, file: string): ExtensionDefinition<unknown> {
+  const base = path.basename(file, path.extname(file));
+  const name = base === "index" ? path.basename(path.dirname(file)) : base;
   return {
-    extension: validateExtensionDefinition(unwrapDefault(namespace.default), absolute),
-    file: absolute,
+    apiVersion: EXTENSION_API_VERSION,
+    name,
+    style: "pi",
+    setup: (api) => factory(api) as void | Promise<void>,
   };
 }
 
@@ -158,7 +179,12 @@ async function loadTypeScriptImporter(
  * `default` shows up as `{ default: { default: definition } }`; unwrap that one level.
  */
 function unwrapDefault(value: unknown): unknown {
-  if (typeof value === "object" && value !== null && !("setup" in value) && "default" in value) {
+  if (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    !("setup" in value) &&
+    "default" in value
+  ) {
     return (value as { default: unknown }).default;
   }
   return value;

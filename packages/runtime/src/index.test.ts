@@ -7,6 +7,7 @@ it("exports exactly the documented runtime names", async () => {
       "DEFAULT_MAX_CONSECUTIVE_AUTO_COMPACTIONS",
       "RUNTIME_HOOK_NAMES",
       "RuntimeError",
+      "SUPPORTED_PI_MEMBERS",
       "SettingsError",
       "contextPolicyExtension",
       "createAgentSession",

@@ -46,6 +46,13 @@ export type { CatalogueModelRegistryOptions } from "./extensions/catalogue-model
 export { createCatalogueModelRegistry } from "./extensions/catalogue-model-registry";
 export type { ExtensionUi, NoticeLevel, SessionMode } from "./extensions/extension-ui";
 export type { ModelRegistry } from "./extensions/model-registry";
+export { SUPPORTED_PI_MEMBERS } from "./extensions/pi/create-pi-extension-api";
+export type {
+  PiExtensionApi,
+  PiExtensionContext,
+  PiExtensionFactory,
+  PiSessionManager,
+} from "./extensions/pi/pi-extension-api";
 export type {
   ExtensionCompactionTools,
   ExtensionSessionHandle,

@@ -40,6 +40,13 @@ export function validateExtensionDefinition(value: unknown, file?: string): Exte
       { file, extensionName: name },
     );
   }
+  if (candidate.style !== undefined && candidate.style !== "arbor" && candidate.style !== "pi") {
+    throw new ExtensionError(
+      "EXTENSION_INVALID",
+      `${where}: extension "${name}" has style ${describe(candidate.style)}; expected "arbor" or "pi"`,
+      { file, extensionName: name },
+    );
+  }
   return value as ExtensionDefinition<unknown>;
 }
 

@@ -17,6 +17,9 @@ import type {
   ContextEditEntry,
   ContextEditReplacement,
   CustomEntry,
+  CustomMessageEntry,
+  CustomMessageInput,
+  LabelEntry,
   SessionInfoEntry,
   SessionStore,
 } from "@arbor/session-store";
@@ -104,6 +107,13 @@ export interface ExtensionSessionHandle {
   appendContextEdit(targetId: string, replacement: ContextEditReplacement | null): Promise<ContextEditEntry>;
   /** Appends extension state (invisible to the model). */
   appendCustomEntry<T>(customType: string, data?: T): Promise<CustomEntry<T>>;
+  /** Appends an extension message the model sees (role `custom`; pi's `sendMessage` when idle). */
+  appendCustomMessage<T>(message: CustomMessageInput<T>): Promise<CustomMessageEntry<T>>;
+  /**
+   * Sets (or with `undefined` clears) the label of an entry (pi's `setLabel`).
+   * @throws SessionStoreError `ENTRY_NOT_FOUND` for an unknown entry.
+   */
+  setLabel(entryId: string, label: string | undefined): Promise<LabelEntry>;
   /**
    * Names the session (pi's `pi.setSessionName`), as `session.setSessionName` does: appends a
    * `session_info` entry, then emits `session_info_changed`.
@@ -225,6 +235,10 @@ export function createRuntimeExtensionApi(
       locked(core, "extension context edit", () => core.store.appendContextEdit(targetId, replacement)),
     appendCustomEntry: (customType, data) =>
       locked(core, "extension custom entry", () => core.store.appendCustomEntry(customType, data)),
+    appendCustomMessage: (message) =>
+      locked(core, "extension custom message", () => core.store.appendCustomMessageEntry(message)),
+    setLabel: (entryId, label) =>
+      locked(core, "extension label", () => core.store.appendLabelChange(entryId, label)),
     setSessionName: (name) => locked(core, "extension session name", () => setSessionName(core, name)),
   };
   return {

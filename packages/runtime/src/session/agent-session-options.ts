@@ -6,6 +6,7 @@ import type { SessionStore } from "@arbor/session-store";
 import type { SessionStartReason } from "../events/lifecycle-events";
 import type { SessionMode } from "../extensions/extension-ui";
 import type { ModelRegistry } from "../extensions/model-registry";
+import type { PiExtensionFactory } from "../extensions/pi/pi-extension-api";
 import type { RuntimeExtensionApi } from "../extensions/runtime-extension-api";
 import type { Settings } from "../settings/settings";
 
@@ -54,10 +55,11 @@ export interface CreateAgentSessionOptions {
   /** Merged settings (see `loadSettings`). Default `{}` (every documented default). */
   settings?: Settings;
   /**
-   * Extensions to install, in order: definitions, or paths of extension files (absolute, or relative
-   * to `process.cwd()`), loaded with `loadExtensionFromFile`.
+   * Extensions to install, in order: definitions, pi-style factories (`(pi) => { pi.on(…) }`, given
+   * a `PiExtensionApi`), or paths of extension files (absolute, or relative to `process.cwd()`),
+   * loaded with `loadExtensionFromFile` (a file may default-export either kind).
    */
-  extensions?: Array<ExtensionDefinition<RuntimeExtensionApi> | string>;
+  extensions?: Array<ExtensionDefinition<RuntimeExtensionApi> | PiExtensionFactory | string>;
   /**
    * `reason` of the `session_start` event extensions receive once the session is ready. Default
    * `"startup"`. Sessions made by `session.fork()` start with `"fork"`.

@@ -1,6 +1,7 @@
 import {
   createHookBus,
   DEFAULT_HOOK_TIMEOUT_MS,
+  EXTENSION_API_VERSION,
   type ExtensionDefinition,
   installExtension,
   loadExtensionFromFile,
@@ -8,6 +9,8 @@ import {
 import type { SessionStartReason } from "../events/lifecycle-events";
 import { RUNTIME_HOOK_NAMES } from "../events/runtime-hook-names";
 import type { RuntimeHooks } from "../events/runtime-hooks";
+import { createPiExtensionApi } from "../extensions/pi/create-pi-extension-api";
+import type { PiExtensionApi, PiExtensionFactory } from "../extensions/pi/pi-extension-api";
 import { createRuntimeExtensionApi, type RuntimeExtensionApi } from "../extensions/runtime-extension-api";
 import { wrapProvider } from "../extensions/wrap-provider";
 import { assertLifecycleReason } from "../internal/assert-lifecycle-reason";
@@ -53,6 +56,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
     if (typeof extension === "string") {
       const loaded = await loadExtensionFromFile(extension, { timeoutMs });
       definitions.push({ definition: loaded.extension as Definition, file: loaded.file });
+    } else if (typeof extension === "function") {
+      definitions.push({ definition: piFactoryDefinition(extension) });
     } else {
       definitions.push({ definition: extension });
     }
@@ -95,7 +100,12 @@ async function createWithDefinitions(
         await installExtension(bus, definition, {
           ...(file === undefined ? {} : { file }),
           timeoutMs,
-          extendApi: (api) => createRuntimeExtensionApi(api, core),
+          extendApi: (api) => {
+            const runtimeApi = createRuntimeExtensionApi(api, core);
+            return (
+              definition.style === "pi" ? createPiExtensionApi(runtimeApi, core) : runtimeApi
+            ) as RuntimeExtensionApi;
+          },
         }),
       );
     }
@@ -125,6 +135,18 @@ async function createWithDefinitions(
     ...(previousSessionFile === undefined ? {} : { previousSessionFile }),
   });
   return session;
+}
+
+/** An inline pi-style factory as a definition (named after the function, else `pi-extension-<n>`). */
+let inlineFactories = 0;
+function piFactoryDefinition(factory: PiExtensionFactory): Definition {
+  inlineFactories++;
+  return {
+    apiVersion: EXTENSION_API_VERSION,
+    name: factory.name || `pi-extension-${inlineFactories}`,
+    style: "pi",
+    setup: (api) => factory(api as unknown as PiExtensionApi) as void | Promise<void>,
+  };
 }
 
 /**

@@ -1,0 +1,63 @@
+import path from "node:path";
+import type { HookContext } from "@arbor/extensions";
+import type { SessionCore } from "../../internal/session-core";
+import { getContextUsage } from "../../session/context-usage";
+import { withUnsupportedMembers } from "./with-unsupported-members";
+
+/**
+ * pi's `ReadonlySessionManager` over the session's store (the reading methods pi extensions use).
+ * Members pi has and Arbor does not throw `EXTENSION_UNSUPPORTED` naming them when called.
+ */
+export function createPiSessionManager(core: SessionCore, extensionName: string): object {
+  const store = core.store;
+  return withUnsupportedMembers(
+    {
+      getCwd: () => store.header.cwd,
+      getSessionDir: () => (store.path === undefined ? undefined : path.dirname(store.path)),
+      getSessionId: () => store.sessionId,
+      getSessionFile: () => store.path,
+      getHeader: () => store.header,
+      getLeafId: () => store.leafId,
+      getLeafEntry: () => store.getLeafEntry(),
+      getEntry: (id: string) => store.getEntry(id),
+      getEntries: () => store.getEntries(),
+      getBranch: (fromId?: string) => store.getBranch(fromId),
+      getTree: () => store.getTree(),
+      getLabel: (id: string) => store.getLabel(id),
+      getSessionName: () => store.getSessionName(),
+      buildSessionProjection: () => store.getProjection(),
+      buildContextEntries: () => store.getProjection().entries,
+    },
+    "ctx.sessionManager",
+    extensionName,
+  );
+}
+
+/**
+ * pi's `ExtensionContext` for one handler call (the second argument of a pi handler): `cwd`, `mode`
+ * (`"print"`: Arbor's runtime has no UI of its own), `hasUI: false`, `model`, `thinkingLevel`,
+ * `signal` (the handler's: aborted on its timeout or the operation's abort), `sessionManager`,
+ * `isIdle()`, `hasPendingMessages()`, `abort()`, `getContextUsage()`. Other members (`ui`,
+ * `compact`, `shutdown`, …) throw `EXTENSION_UNSUPPORTED` naming them when called.
+ */
+export function createPiContext(core: SessionCore, hook: HookContext, extensionName: string): object {
+  return withUnsupportedMembers(
+    {
+      cwd: core.store.header.cwd,
+      mode: "print",
+      hasUI: false,
+      model: core.model,
+      thinkingLevel: core.thinkingLevel,
+      scopedModels: [],
+      signal: hook.signal,
+      sessionManager: createPiSessionManager(core, extensionName),
+      isIdle: () => core.activeAbort === undefined,
+      isProjectTrusted: () => false,
+      hasPendingMessages: () => core.steering.length + core.followUps.length > 0,
+      abort: () => core.activeAbort?.abort(new Error(`aborted by extension ${extensionName}`)),
+      getContextUsage: () => getContextUsage(core),
+    },
+    "ctx",
+    extensionName,
+  );
+}
