@@ -1,6 +1,13 @@
 import fs from "node:fs";
+import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { listModels, type Model } from "@arbor/providers";
+import {
+  type ContextPolicySettings,
+  readSettingsFile,
+  resolveArborHome,
+  type Settings,
+} from "@arbor/runtime";
 import { createInMemorySessionStore } from "@arbor/session-store";
 import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
@@ -22,8 +29,27 @@ function chooseModel(input: ReplayInput): Model {
 }
 
 /**
+ * The user's settings that shape a replay: the knobs of `contextPolicy` when it names the replayed
+ * policy, and `compaction`. Project settings are not read (a replay is not tied to a folder).
+ */
+function replaySettings(
+  input: ReplayInput,
+  io: CliIo,
+): { policy: ContextPolicySettings; compaction?: Settings["compaction"] } {
+  const settings =
+    readSettingsFile(path.join(resolveArborHome(io.env ?? process.env), "settings.json")) ?? {};
+  const configured = settings.contextPolicy;
+  const knobs = typeof configured === "object" && configured.name === input.policy ? configured : {};
+  return {
+    policy: { ...knobs, name: input.policy },
+    ...(settings.compaction === undefined ? {} : { compaction: settings.compaction }),
+  };
+}
+
+/**
  * `arbor replay <session>`: reads the session (gzipped or not) into memory, replays its path under
- * the policy and prints the report (a table, or one JSON object with `--json`). The file is only
+ * the policy (with the knobs of the user's `contextPolicy` setting when it names the same policy,
+ * and the user's `compaction` settings) and prints the report (a table, or one JSON object with `--json`). The file is only
  * read; lines the store cannot read are skipped and counted (`unreadLines`). Exit code 0; 1 for a
  * missing file or an unknown leaf.
  */
@@ -46,7 +72,7 @@ export async function runReplayCommand(input: ReplayInput, io: CliIo): Promise<n
   }
   // Lines the store could not read (pi wrote two entries on one line now and then) are left out and counted.
   const unreadLines = recorded.issues.length;
-  const report = { ...(await replaySession({ path, model, policy: input.policy })), unreadLines };
+  const report = { ...(await replaySession({ path, model, ...replaySettings(input, io) })), unreadLines };
   if (input.json) io.stdout.write(`${JSON.stringify({ session: input.file, ...report })}\n`);
   else io.stdout.write(formatReplayReport(input.file, report));
   return 0;

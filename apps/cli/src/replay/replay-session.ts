@@ -1,7 +1,12 @@
 import type { AgentTool } from "@arbor/agent-loop";
 import { createTiktokenCounter } from "@arbor/compaction/tiktoken";
 import type { Model } from "@arbor/providers";
-import { type ContextPolicyName, createAgentSession, type Settings } from "@arbor/runtime";
+import {
+  type ContextPolicyName,
+  type ContextPolicySettings,
+  createAgentSession,
+  type Settings,
+} from "@arbor/runtime";
 import { createInMemorySessionStore, type SessionEntry } from "@arbor/session-store";
 import { extractRetentionFacts, measureRetention, visibleText } from "./measure-retention";
 import { cacheRulesFor, dollars, priceFor } from "./price-table";
@@ -15,7 +20,8 @@ export interface ReplayOptions {
   path: readonly SessionEntry[];
   /** The model the requests are measured for (its `contextWindow` may be reduced with `--window`). */
   model: Model;
-  policy: ContextPolicyName;
+  /** The policy and its knobs (`settings.contextPolicy`). */
+  policy: ContextPolicySettings;
   /** Compaction settings of the replayed session (defaults: the runtime's). */
   compaction?: Settings["compaction"];
 }
@@ -182,7 +188,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       return { contextTokens: record.contextTokens, cumulativeCostUsd: cumulative };
     });
     return {
-      policy: options.policy,
+      policy: options.policy.name,
       model: model.id,
       contextWindow: model.contextWindow,
       prompts: script.turns.length,

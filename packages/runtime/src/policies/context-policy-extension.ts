@@ -7,7 +7,7 @@ import {
   type ResolvedContextPolicySettings,
   resolveContextPolicySettings,
 } from "./context-policy-settings";
-import { planMaskEdits, tokensFromFirstEdit } from "./plan-mask-edits";
+import { type MaskEdit, planMaskEdits } from "./plan-mask-edits";
 
 /** Prompt-cache price ratios (to the input price) the cache-aware policy weighs: Anthropic's. */
 const CACHE_READ_RATIO = 0.1;
@@ -21,25 +21,31 @@ async function maskAfterTurn(
   const usage = api.session.getContextUsage();
   if (usage === undefined || usage.tokens === null) return;
   if (usage.tokens < options.triggerFraction * usage.threshold) return;
-  const projection = api.session.view.getProjection();
-  const countTokens = api.compaction.estimateTokens;
-  const batch = options.name === "cache-aware";
-  const wanted = batch ? usage.tokens - options.targetFraction * usage.threshold : Number.POSITIVE_INFINITY;
-  const edits = planMaskEdits(projection, {
-    countTokens,
+  const edits = planMaskEdits(api.session.view.getProjection(), {
+    countTokens: api.compaction.estimateTokens,
     minToolResultTokens: options.minToolResultTokens,
     protectRecentTokens: Math.min(options.protectRecentTokens, 0.25 * usage.threshold),
-    wantedSavingTokens: wanted,
+    wantedSavingTokens: Number.POSITIVE_INFINITY,
   });
   if (edits.length === 0) return;
-  if (batch) {
-    const saving = edits.reduce((sum, edit) => sum + edit.savedTokens, 0);
-    const rewritten = tokensFromFirstEdit(projection, edits, countTokens) - saving;
-    const benefit = saving * options.horizonRequests * CACHE_READ_RATIO;
-    const cost = rewritten * (CACHE_WRITE_RATIO - CACHE_READ_RATIO);
-    if (benefit < cost) return;
-  }
+  if (options.name === "cache-aware" && !worthRewriting(usage.tokens, edits, options.horizonRequests)) return;
   await applyContextEdits(api, edits);
+}
+
+/**
+ * The cache-aware rule: an edit far back makes the provider write the whole prompt again (Anthropic
+ * looks for an earlier cache entry only 20 blocks back), so the next request pays the write premium
+ * on everything that remains, once; the saving is read `horizonRequests` times at the cache-read
+ * price. True when the saving is worth more.
+ */
+export function worthRewriting(
+  contextTokens: number,
+  edits: readonly MaskEdit[],
+  horizonRequests: number,
+): boolean {
+  const saving = edits.reduce((sum, edit) => sum + edit.savedTokens, 0);
+  const rewritten = Math.max(0, contextTokens - saving);
+  return saving * horizonRequests * CACHE_READ_RATIO > rewritten * (CACHE_WRITE_RATIO - CACHE_READ_RATIO);
 }
 
 /**
@@ -49,9 +55,9 @@ async function maskAfterTurn(
  *   replaces every tool output of `minToolResultTokens` or more outside the newest
  *   `protectRecentTokens` by a one-line placeholder (a context edit: the output stays in the
  *   session file); summaries still happen at the threshold when masking was not enough;
- * - `cache-aware`: like `mask`, but masks in batches, down to `targetFraction` of the threshold, and
- *   only when the saving over `horizonRequests` requests at the cache-read price outweighs writing
- *   the cached suffix again, so the cached prefix changes rarely.
+ * - `cache-aware`: like `mask`, but waits until the masks it would write are worth the prompt-cache
+ *   rewrite they cause ({@link worthRewriting}), then writes them in one batch, so the cached prefix
+ *   changes rarely.
  *
  * Built on the public extension API only (`turn_end`, `api.session`), as a third-party extension
  * could be. `createAgentSession` installs it first when `settings.contextPolicy` names one.

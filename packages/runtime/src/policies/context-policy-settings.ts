@@ -18,15 +18,13 @@ export interface ContextPolicySettings {
   name: ContextPolicyName;
   /**
    * Masking starts once the context passes this fraction of the compaction threshold. Default 0.5
-   * (`mask`), 0.7 (`cache-aware`: later, and then in one batch down to `targetFraction`).
+   * (`mask`), 0.3 (`cache-aware`, which then waits until masking pays).
    */
   triggerFraction?: number;
-  /** Tool outputs smaller than this many tokens are never masked. Default 500. */
+  /** Tool outputs smaller than this many tokens are never masked. Default 500 (`mask`), 200 (`cache-aware`). */
   minToolResultTokens?: number;
   /** The newest this-many tokens of the context are never masked (at most a quarter of the threshold). Default 10000. */
   protectRecentTokens?: number;
-  /** cache-aware: a batch masks until the context is under this fraction of the threshold. Default 0.3. */
-  targetFraction?: number;
   /**
    * cache-aware: requests over which a saving is counted against the cache rewrite it causes
    * (saving × horizon × read price ≥ rewritten tokens × (write − read price)). Default 20.
@@ -48,10 +46,9 @@ export function resolveContextPolicySettings(
     typeof setting === "string" ? { name: setting } : (setting ?? { name: "pi" });
   return {
     name: given.name,
-    triggerFraction: given.triggerFraction ?? (given.name === "cache-aware" ? 0.7 : 0.5),
-    minToolResultTokens: given.minToolResultTokens ?? 500,
+    triggerFraction: given.triggerFraction ?? (given.name === "cache-aware" ? 0.3 : 0.5),
+    minToolResultTokens: given.minToolResultTokens ?? (given.name === "cache-aware" ? 200 : 500),
     protectRecentTokens: given.protectRecentTokens ?? 10_000,
-    targetFraction: given.targetFraction ?? 0.3,
     horizonRequests: given.horizonRequests ?? 20,
   };
 }

@@ -6,6 +6,7 @@ import { textReply, toolCallReply } from "@arbor/providers/testing";
 import type { ContextEditEntry } from "@arbor/session-store";
 import { afterEach, describe, expect, it } from "vitest";
 import { bigReadTool, closeHarnesses, conversationText, createHarness } from "../../test/helpers/harness";
+import { worthRewriting } from "./context-policy-extension";
 
 afterEach(closeHarnesses);
 
@@ -67,7 +68,6 @@ describe("context policies through createAgentSession", () => {
     const { h, edits, batches } = await runPolicy({
       name: "cache-aware",
       triggerFraction: 0.5,
-      targetFraction: 0,
       protectRecentTokens: 3000,
     });
     expect(edits.length).toBeGreaterThan(0);
@@ -91,5 +91,17 @@ describe("context policies through createAgentSession", () => {
     expect(
       settingsFileSchema().safeParse({ contextPolicy: { name: "cache-aware", horizonRequests: 5 } }).success,
     ).toBe(true);
+  });
+});
+
+describe("worthRewriting (the cache-aware rule)", () => {
+  const edit = (savedTokens: number) => ({ targetId: "x", replacement: { content: "" }, savedTokens });
+  it("masks when the saving read over the horizon outweighs the write premium on what remains", () => {
+    // 40k saved × 20 requests × 0.1 = 80k > 60k remaining × 1.15 = 69k.
+    expect(worthRewriting(100_000, [edit(25_000), edit(15_000)], 20)).toBe(true);
+    // 30k × 20 × 0.1 = 60k < 70k × 1.15 = 80.5k.
+    expect(worthRewriting(100_000, [edit(30_000)], 20)).toBe(false);
+    // A longer horizon makes the same saving worth it: 30k × 30 × 0.1 = 90k > 80.5k.
+    expect(worthRewriting(100_000, [edit(30_000)], 30)).toBe(true);
   });
 });

@@ -62,22 +62,3 @@ export function planMaskEdits(projection: SessionProjection, options: PlanMaskOp
   }
   return edits;
 }
-
-/**
- * Tokens of the projection from the first edited entry to the end: what a provider's prompt cache
- * has to write again after the edits. Pure.
- */
-export function tokensFromFirstEdit(
-  projection: SessionProjection,
-  edits: readonly MaskEdit[],
-  countTokens: (message: AgentMessage) => number,
-): number {
-  const targets = new Set(edits.map((edit) => edit.targetId));
-  const first = projection.entries.findIndex((entry) => targets.has(entry.sourceEntry.id));
-  if (first === -1) return 0;
-  let tokens = 0;
-  for (const entry of projection.entries.slice(first)) {
-    for (const message of entry.messages) tokens += countTokens(message);
-  }
-  return tokens;
-}

@@ -43,7 +43,6 @@ function buildSchema(z: typeof Zod.z): Zod.ZodObject {
           triggerFraction: fraction.optional(),
           minToolResultTokens: tokenCount.optional(),
           protectRecentTokens: tokenCount.optional(),
-          targetFraction: fraction.optional(),
           horizonRequests: tokenCount.optional(),
         }),
       ])
