@@ -18,9 +18,11 @@
  * - `keepRecent`: the newest tool outputs always stay intact. Default 2.
  * - `minChars`: outputs shorter than this are left alone. Default 2000.
  *
- * It runs on `turn_end`, which the session awaits after the turn's tool results are written and
- * before it checks the compaction threshold, so the check already sees the smaller context.
- * Imports types only (see cheap-model-compaction.ts).
+ * It is a `turn_end` boundary handler (pi 1.6.0's hook): it reads the boundary's preview of the next
+ * request (`event.context`: the projected entries and messages, with the drafts of earlier handlers
+ * applied) and returns `context_edit` drafts, which the session checks and appends before the next
+ * turn and before it checks the compaction threshold, so the check already sees the smaller context.
+ * It never writes to the session itself. Imports types only (see cheap-model-compaction.ts).
  */
 import type { ExtensionDefinition } from "@arbor/extensions";
 import type { RuntimeExtensionApi } from "@arbor/runtime";
@@ -70,23 +72,29 @@ const maskOldToolOutputs: ExtensionDefinition<RuntimeExtensionApi> = {
   name: "mask-old-tool-outputs",
   setup(api) {
     const config = readMaskConfig(api.settings);
-    api.on("turn_end", async () => {
-      const usage = api.session.getContextUsage();
-      if (usage === undefined || usage.tokens === null) return;
-      if (usage.tokens < usage.threshold * config.startRatio) return;
+    api.on("turn_end", (event) => {
+      const { contextEntries, contextMessages } = event.context;
+      const threshold = api.session.getModel().contextWindow - api.session.getCompactionSettings().reserveTokens;
+      const tokens = contextMessages.reduce((sum, message) => sum + api.compaction.estimateTokens(message), 0);
+      if (tokens < threshold * config.startRatio) return undefined;
       const candidates: Array<{ id: string; toolName: string; chars: number }> = [];
-      for (const { sourceEntry, messages } of api.session.view.getProjection().entries) {
+      for (const { sourceEntry, messages } of contextEntries) {
         const message = messages[0];
         if (sourceEntry.type !== "message" || messages.length !== 1 || message?.role !== "toolResult") continue;
         const text = textOf(message.content);
         if (text.startsWith(MASK_PREFIX) || text.length < config.minChars) continue;
         candidates.push({ id: sourceEntry.id, toolName: message.toolName, chars: text.length });
       }
-      for (const { id, toolName, chars } of candidates.slice(0, Math.max(0, candidates.length - config.keepRecent))) {
-        await api.session.appendContextEdit(id, {
+      const masked = candidates.slice(0, Math.max(0, candidates.length - config.keepRecent));
+      if (masked.length === 0) return undefined;
+      const drafts = masked.map(({ id, toolName, chars }) => ({
+        type: "context_edit" as const,
+        targetId: id,
+        replacement: {
           content: `${MASK_PREFIX}: ${chars} characters of ${toolName} output were removed from the context to save space; the session file still has them. Call the tool again if you need the output.]`,
-        });
-      }
+        },
+      }));
+      return { entries: [...event.entries, ...drafts] };
     });
   },
 };

@@ -121,7 +121,11 @@ export class AgentSession {
       return await runLocked(this.core, "prompt", (signal) =>
         runPrompt(
           this.core,
-          createRunState(signal, this.core.options.compaction?.maxConsecutiveAutoCompactions),
+          createRunState(
+            signal,
+            this.core.options.compaction?.maxConsecutiveAutoCompactions ??
+              this.core.settings.compaction?.maxConsecutiveAutoCompactions,
+          ),
           [userMessage(input)],
         ),
       );

@@ -118,13 +118,25 @@ describe("loadSettings", () => {
     expect(loadSettings({ cwd: project, arborHome: home, ignoreProject: true }).unknownKeys).toHaveLength(2);
   });
 
+  it("accepts compaction.maxConsecutiveAutoCompactions (an integer >= 1) and reports retry / images as unknown", () => {
+    const home = tempDir();
+    write(path.join(home, "settings.json"), {
+      compaction: { maxConsecutiveAutoCompactions: 2 },
+      retry: { maxRetries: 1 },
+      images: { blockImages: true },
+    });
+    const loaded = loadSettings({ cwd: tempDir(), arborHome: home });
+    expect(loaded.settings.compaction?.maxConsecutiveAutoCompactions).toBe(2);
+    expect(loaded.unknownKeys.map((unknown) => unknown.key)).toEqual(["retry", "images"]);
+    write(path.join(home, "settings.json"), { compaction: { maxConsecutiveAutoCompactions: 0 } });
+    expect(() => loadSettings({ cwd: tempDir(), arborHome: home })).toThrow(/maxConsecutiveAutoCompactions/);
+  });
+
   it("knows every documented top-level key", () => {
     const home = tempDir();
     write(path.join(home, "settings.json"), {
       compaction: {},
       branchSummary: {},
-      retry: {},
-      images: {},
       defaultProvider: "p",
       defaultModel: "m",
       defaultThinkingLevel: "low",

@@ -33,6 +33,7 @@ function buildSchema(z: typeof Zod.z): Zod.ZodObject {
         ...compactionFields,
         modelOverrides: z.record(z.string(), z.strictObject(compactionFields)).optional(),
         offlineFallback: z.boolean().optional(),
+        maxConsecutiveAutoCompactions: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
       })
       .optional(),
     contextPolicy: z
@@ -50,15 +51,6 @@ function buildSchema(z: typeof Zod.z): Zod.ZodObject {
     branchSummary: z
       .strictObject({ reserveTokens: tokenCount.optional(), skipPrompt: z.boolean().optional() })
       .optional(),
-    retry: z
-      .strictObject({
-        enabled: z.boolean().optional(),
-        maxRetries: tokenCount.optional(),
-        baseDelayMs: tokenCount.optional(),
-        maxDelayMs: tokenCount.optional(),
-      })
-      .optional(),
-    images: z.strictObject({ blockImages: z.boolean().optional() }).optional(),
     defaultProvider: z.string().min(1).optional(),
     defaultModel: z.string().min(1).optional(),
     defaultThinkingLevel: z.enum(["off", "minimal", "low", "medium", "high"]).optional(),

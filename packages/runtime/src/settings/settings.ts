@@ -23,6 +23,12 @@ export interface Settings {
     modelOverrides?: Record<string, CompactionModelOverride>;
     /** Use the offline summarizer when the LLM summary fails. Default `true`. */
     offlineFallback?: boolean;
+    /**
+     * Loop guard: automatic compactions allowed back to back without a successful response (or,
+     * for boundary compactions, without a user message). Default 3. The `compaction` option of
+     * `createAgentSession` wins over it.
+     */
+    maxConsecutiveAutoCompactions?: number;
   };
   /**
    * The context policy (`pi`, `mask`, `cache-aware`, or an object with its knobs; see
@@ -35,8 +41,6 @@ export interface Settings {
     /** Never ask whether to summarize when navigating. Default `false`. */
     skipPrompt?: boolean;
   };
-  retry?: { enabled?: boolean; maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number };
-  images?: { blockImages?: boolean };
   defaultProvider?: string;
   defaultModel?: string;
   defaultThinkingLevel?: "off" | "minimal" | "low" | "medium" | "high";

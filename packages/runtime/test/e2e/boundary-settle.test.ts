@@ -126,6 +126,26 @@ describe("agent_before_settle and agent_settled", () => {
     expect(h.events.at(-1)).toEqual({ type: "agent_settled", aborted: false });
   });
 
+  it("the loop guard's cap comes from the settings file's compaction.maxConsecutiveAutoCompactions", async () => {
+    const h = await createHarness({
+      settings: { compaction: { maxConsecutiveAutoCompactions: 1 } },
+      extensions: [
+        settler((event) => ({
+          entries: [
+            ...event.entries,
+            { type: "compaction", summary: "again", firstKeptEntryId: null },
+            note("go on"),
+          ],
+          continue: true,
+        })),
+      ],
+    });
+    scriptReplies(h.server, [textReply("a"), textReply("b"), textReply("c")]);
+    const result = await h.session.prompt("hello");
+    expect(result.error?.code).toBe("COMPACTION_LOOP_GUARD");
+    expect(h.agentRequests()).toHaveLength(2);
+  });
+
   it("an aborted prompt skips agent_before_settle and settles with aborted: true", async () => {
     const seen: AgentBeforeSettleEvent[] = [];
     const h = await createHarness({
