@@ -86,7 +86,7 @@ describe("pi-style extensions (export default function (pi) { … })", () => {
   it("an unsupported ctx member called in a handler is a hook_error naming it", async () => {
     function notifier(pi: PiExtensionApi) {
       pi.on("agent_end", (_event, ctx) => {
-        (ctx as unknown as { ui: { notify(text: string): void } }).ui.notify("done");
+        (ctx as unknown as { ui: { select(title: string): void } }).ui.select("pick one");
       });
     }
     const h = await createHarness({ extensions: [notifier] });
@@ -94,6 +94,6 @@ describe("pi-style extensions (export default function (pi) { … })", () => {
     await h.session.prompt("hello");
     const error = h.events.find((event) => event.type === "hook_error");
     expect(error).toMatchObject({ extensionId: "notifier", hookName: "agent_end" });
-    expect(error?.type === "hook_error" && error.error.message).toContain("ctx.ui");
+    expect(error?.type === "hook_error" && error.error.message).toContain("ctx.ui.select");
   });
 });

@@ -2,6 +2,7 @@ import path from "node:path";
 import type { HookContext } from "@arbor/extensions";
 import type { SessionCore } from "../../internal/session-core";
 import { getContextUsage } from "../../session/context-usage";
+import type { RuntimeExtensionApi } from "../runtime-extension-api";
 import { withUnsupportedMembers } from "./with-unsupported-members";
 
 /**
@@ -35,17 +36,19 @@ export function createPiSessionManager(core: SessionCore, extensionName: string)
 
 /**
  * pi's `ExtensionContext` for one handler call (the second argument of a pi handler): `cwd`, `mode`
- * (`"print"`: Arbor's runtime has no UI of its own), `hasUI: false`, `model`, `thinkingLevel`,
+ * and `hasUI` (from `api.ui`), `ui.notify` (`api.ui.notify`; dialogs are unsupported), `model`, `thinkingLevel`,
  * `signal` (the handler's: aborted on its timeout or the operation's abort), `sessionManager`,
- * `isIdle()`, `hasPendingMessages()`, `abort()`, `getContextUsage()`. Other members (`ui`,
+ * `isIdle()`, `hasPendingMessages()`, `abort()`, `getContextUsage()`. Other members (`ui.select`,
  * `compact`, `shutdown`, …) throw `EXTENSION_UNSUPPORTED` naming them when called.
  */
-export function createPiContext(core: SessionCore, hook: HookContext, extensionName: string): object {
+export function createPiContext(core: SessionCore, api: RuntimeExtensionApi, hook: HookContext): object {
+  const extensionName = api.extensionId;
   return withUnsupportedMembers(
     {
       cwd: core.store.header.cwd,
-      mode: "print",
-      hasUI: false,
+      mode: api.ui.mode,
+      hasUI: api.ui.hasUI,
+      ui: withUnsupportedMembers({ notify: api.ui.notify }, "ctx.ui", extensionName),
       model: core.model,
       thinkingLevel: core.thinkingLevel,
       scopedModels: [],

@@ -52,7 +52,7 @@ export function createPiExtensionApi(api: RuntimeExtensionApi, core: SessionCore
   const pi = {
     on(event: string, handler: PiHandler) {
       const wrapped = (payload: unknown, hook: HookContext) =>
-        handler(payload, createPiContext(core, hook, name));
+        handler(payload, createPiContext(core, api, hook));
       return (api.on as (hook: string, h: typeof wrapped) => () => void)(
         event as keyof RuntimeHooks & string,
         wrapped,

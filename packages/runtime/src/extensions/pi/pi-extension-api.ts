@@ -4,6 +4,7 @@ import type { SessionEntry, SessionHeader, SessionProjection } from "@arbor/sess
 import type { RuntimeHooks } from "../../events/runtime-hooks";
 import type { ContextUsage } from "../../session/context-usage";
 import type { Settings } from "../../settings/settings";
+import type { NoticeLevel, SessionMode } from "../extension-ui";
 import type { ExtensionCompactionTools } from "../runtime-extension-api";
 
 /** pi's `ReadonlySessionManager`, the subset Arbor implements (other members throw `EXTENSION_UNSUPPORTED`). */
@@ -27,8 +28,10 @@ export interface PiSessionManager {
 /** pi's `ExtensionContext` (a handler's second argument), the subset Arbor implements. */
 export interface PiExtensionContext {
   cwd: string;
-  mode: "print";
-  hasUI: false;
+  mode: SessionMode;
+  hasUI: boolean;
+  /** `notify` only (`api.ui.notify`); dialogs throw `EXTENSION_UNSUPPORTED`. */
+  ui: { notify(message: string, level?: NoticeLevel): void };
   model: Model;
   thinkingLevel: string | undefined;
   signal: AbortSignal;
