@@ -53,7 +53,7 @@ export async function importPostgresSession(
   const roles: Array<string | null> = lines.map(() => null);
   loaded.records.forEach((record, index) => {
     const seq = (storage.lineOf(index) as number) - 1;
-    kinds[seq] = "entry";
+    kinds[seq] = record.parentId === undefined ? "entry-without-parent" : "entry";
     ids[seq] = record.id ?? null;
     parents[seq] = record.parentId ?? null;
     types[seq] = record.type;

@@ -7,7 +7,7 @@ import { type SessionLockHolder, SessionStorageError } from "../storage/session-
 import { connectClient, describeSession, readFailed, schemaOf } from "./internal/pg-connect";
 import { PgLineWriter } from "./internal/pg-line-writer";
 import { createPostgresStorage } from "./internal/postgres-storage";
-import { readSessionText } from "./internal/read-session-text";
+import { readSessionRows, rowsAreClean, sessionTextOf } from "./internal/read-session-text";
 import type { PostgresTarget } from "./postgres-target";
 
 /** Options of {@link openPostgresSessionStore}. */
@@ -47,13 +47,19 @@ export async function openPostgresSessionStore(
   let writer: PgLineWriter | undefined;
   try {
     if (mode === "write") await takeWriterLock(client, schema, sessionId, location);
-    const text = await readSessionText(client, schema, sessionId, location);
-    if (text === undefined && mode === "read") {
+    const read = await readSessionRows(client, schema, sessionId, location);
+    if (read === undefined && mode === "read") {
       throw new SessionStorageError("SESSION_NOT_FOUND", `${location}: no such session.`, { path: location });
     }
     if (mode === "write") writer = new PgLineWriter(client, schema, sessionId, location);
     else await client.end();
-    const storage = createPostgresStorage(text ?? "", location, writer);
+    const source =
+      read === undefined
+        ? { rows: [] }
+        : rowsAreClean(read)
+          ? { rows: read.rows }
+          : { text: sessionTextOf(read) };
+    const storage = createPostgresStorage(source, location, writer);
     try {
       return new SessionStore(storage, {
         ...options,

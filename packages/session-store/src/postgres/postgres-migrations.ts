@@ -32,7 +32,7 @@ CREATE TABLE {{schema}}.sessions (
 CREATE TABLE {{schema}}.session_lines (
   session_id text NOT NULL REFERENCES {{schema}}.sessions (id) ON DELETE CASCADE,
   seq integer NOT NULL,
-  kind text NOT NULL CHECK (kind IN ('header', 'entry', 'other')),
+  kind text NOT NULL CHECK (kind IN ('header', 'entry', 'entry-without-parent', 'other')),
   entry_id text,
   parent_id text,
   type text,

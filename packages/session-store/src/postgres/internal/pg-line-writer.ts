@@ -5,7 +5,8 @@ import { POSTGRES_NOTIFY_CHANNEL } from "../postgres-target";
 /** One line of a session as a row of `session_lines`. */
 export interface LineRow {
   seq: number;
-  kind: "header" | "entry" | "other";
+  /** `entry-without-parent`: an entry line with no `parentId` field (version 1, or malformed). */
+  kind: "header" | "entry" | "entry-without-parent" | "other";
   entryId: string | null;
   parentId: string | null;
   type: string | null;

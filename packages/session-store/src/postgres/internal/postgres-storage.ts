@@ -3,6 +3,23 @@ import { serializeEntries } from "../../storage/internal/serialize-entries";
 import type { SessionStorage, StorageLoadResult } from "../../storage/session-storage";
 import { SessionStorageError } from "../../storage/session-storage-error";
 import type { LineRow, PgLineWriter } from "./pg-line-writer";
+import { createRowStorage, type LineStore } from "./row-storage";
+
+/** The in-memory backend as a {@link LineStore} (the scanner reports blank, corrupt and torn lines). */
+function textStore(text: string, location: string): LineStore {
+  const memory = createMemoryStorage({ content: text, name: location });
+  return {
+    load: () => memory.load(),
+    readEntry: (index) => memory.readEntry(index),
+    lineOf: (index) => memory.lineOf(index),
+    indexOfId: (id) => memory.indexOfId(id),
+    append: (entries) => memory.append(entries),
+    rewrite: (header, entries) => {
+      memory.rewrite(header, entries);
+    },
+    close: () => memory.close(),
+  };
+}
 
 /** The PostgreSQL backend as the store sees it: {@link SessionStorage} plus the async seam. */
 export interface PostgresSessionStorage extends SessionStorage {
@@ -27,12 +44,18 @@ export interface PostgresSessionStorage extends SessionStorage {
  * table, lines parsed on demand), with writes handed to `writer` (absent when opened to read).
  */
 export function createPostgresStorage(
-  content: string,
+  source: { text: string } | { rows: LineRow[] },
   location: string,
   writer: PgLineWriter | undefined,
 ): PostgresSessionStorage {
-  const memory = createMemoryStorage({ content, name: location });
-  let lineCount = content === "" ? 0 : content.replace(/\n$/, "").split("\n").length;
+  const memory: LineStore =
+    "rows" in source ? createRowStorage(source.rows, location) : textStore(source.text, location);
+  let lineCount =
+    "rows" in source
+      ? source.rows.length
+      : source.text === ""
+        ? 0
+        : source.text.replace(/\n$/, "").split("\n").length;
   let hasHeader = false;
   let storedHeader: Record<string, unknown> | undefined;
 
@@ -66,7 +89,7 @@ export function createPostgresStorage(
     for (const { line, record } of serialized.lines) {
       rows.push({
         seq: 0,
-        kind: "entry",
+        kind: record.parentId === undefined ? "entry-without-parent" : "entry",
         entryId: record.id ?? null,
         parentId: record.parentId ?? null,
         type: record.type,
@@ -98,15 +121,15 @@ export function createPostgresStorage(
       const target = requireWriter();
       if (entries.length === 0) return;
       const rows = rowsOf(entries, !hasHeader);
-      memory.append(entries);
-      hasHeader = true;
       for (const row of rows) row.seq = lineCount++;
+      memory.append(entries, rows);
+      hasHeader = true;
       target.enqueue("append", rows, lineCount);
     },
     rewrite(header, entries) {
       const target = requireWriter();
       const rows = rowsOf([header, ...entries], true);
-      memory.rewrite(header, entries);
+      memory.rewrite(header, entries, rows);
       hasHeader = true;
       rows.forEach((row, seq) => {
         row.seq = seq;

@@ -1,26 +1,92 @@
 import type { Client } from "pg";
 import { readFailed } from "./pg-connect";
+import type { LineRow } from "./pg-line-writer";
+
+/** A session's rows as read back, in file order. */
+export interface SessionRows {
+  rows: LineRow[];
+  endsWithNewline: boolean;
+  /** The header's `version` as recorded at import or first write (`null` when it had none). */
+  version: number | null;
+}
 
 /**
- * The session's lines in file order joined back into its exact text, with one query; `undefined`
- * when there is no session row (or a row without lines: a writer that never wrote).
+ * Every line of a session with its light record, in file order, with one query; `undefined` when
+ * there is no session row or no line (a writer that never wrote).
  */
+export async function readSessionRows(
+  client: Client,
+  schema: { sql: string },
+  sessionId: string,
+  location: string,
+): Promise<SessionRows | undefined> {
+  try {
+    const [session, lines] = await Promise.all([
+      client.query<{ ends: boolean; version: number | null }>(
+        `SELECT ends_with_newline AS ends, version FROM ${schema.sql}.sessions WHERE id = $1`,
+        [sessionId],
+      ),
+      client.query<{
+        seq: number;
+        kind: LineRow["kind"];
+        entry_id: string | null;
+        parent_id: string | null;
+        type: string | null;
+        role: string | null;
+        line: string;
+      }>(
+        `SELECT seq, kind, entry_id, parent_id, type, role, line FROM ${schema.sql}.session_lines WHERE session_id = $1 ORDER BY seq`,
+        [sessionId],
+      ),
+    ]);
+    const row = session.rows[0];
+    if (row === undefined || lines.rows.length === 0) return undefined;
+    return {
+      rows: lines.rows.map((line) => ({
+        seq: line.seq,
+        kind: line.kind,
+        entryId: line.entry_id,
+        parentId: line.parent_id,
+        type: line.type,
+        role: line.role,
+        line: line.line,
+      })),
+      endsWithNewline: row.ends,
+      version: row.version,
+    };
+  } catch (error) {
+    throw readFailed(location, error);
+  }
+}
+
+/** The exact session text of `rows`. */
+export function sessionTextOf(rows: SessionRows): string {
+  const text = rows.rows.map((row) => row.line).join("\n");
+  return rows.endsWithNewline ? `${text}\n` : text;
+}
+
+/**
+ * Whether the store can be built from the rows' records without scanning the text: a version-3
+ * session whose first line is the header and every other line an entry (no blank, corrupt or torn
+ * line, which only the scanner reports the way the file backend does).
+ */
+export function rowsAreClean(rows: SessionRows): boolean {
+  if (!rows.endsWithNewline || rows.version === null || rows.version < 3) return false;
+  if (rows.rows[0]?.kind !== "header") return false;
+  for (let i = 1; i < rows.rows.length; i++) {
+    const kind = rows.rows[i]?.kind;
+    if (kind !== "entry" && kind !== "entry-without-parent") return false;
+  }
+  return true;
+}
+
+/** The session's exact text with one query; `undefined` when there is no such session. */
 export async function readSessionText(
   client: Client,
   schema: { sql: string },
   sessionId: string,
   location: string,
 ): Promise<string | undefined> {
-  try {
-    const result = await client.query<{ text: string | null; ends: boolean }>(
-      `SELECT (SELECT string_agg(line, E'\\n' ORDER BY seq) FROM ${schema.sql}.session_lines WHERE session_id = $1) AS text,
-  ends_with_newline AS ends FROM ${schema.sql}.sessions WHERE id = $1`,
-      [sessionId],
-    );
-    const row = result.rows[0];
-    if (row === undefined || row.text === null) return undefined;
-    return row.ends ? `${row.text}\n` : row.text;
-  } catch (error) {
-    throw readFailed(location, error);
-  }
+  const rows = await readSessionRows(client, schema, sessionId, location);
+  return rows === undefined ? undefined : sessionTextOf(rows);
 }
