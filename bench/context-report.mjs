@@ -131,16 +131,17 @@ const FINDINGS = `## Why, and what it would take
 - **A threshold summary is cheap for the cache** (the new prompt is small, so its rewrite is small)
   but the summary call reads the whole old context at the full input price; \`pi\` at a large
   window summarizes rarely, so its context (and each request's cache read) stays large for long
-  stretches. What is left after masking large outputs (assistant text, tool-call arguments such as
-  \`edit\`'s old and new text, small outputs, user prompts) keeps growing.
+  stretches. What is left after masking (assistant text, small outputs, user prompts, tool calls with their
+  paths and commands) keeps growing. \`cache-aware\` also hides the large string arguments of old
+  tool calls (an \`edit\`'s old and new text, a \`write\`'s content), which make up about half of
+  the characters the assistant wrote in pi-mono-compact.
 - **Reaching 0.6x** would need the context to stay near half of what \`pi\` carries on average, which
   masking outputs alone does not do on these sessions: it needs earlier summaries (a policy-chosen
   summary point below the threshold, which an extension can only write once the boundary hooks of
-  the extension-API issue return compaction drafts), masking of old tool-call arguments, or more
-  cache breakpoints in the Anthropic adapter so that an old edit stops invalidating the whole
-  prompt. None of these is shipped here.
+  the extension-API issue return compaction drafts), or more cache breakpoints in the Anthropic
+  adapter so that an old edit stops invalidating the whole prompt. Neither is shipped here.
 - **Retention** is within a few facts of \`pi\`'s: masks keep the tool name, the size and the first
-  line of each output, and tool-call arguments (paths) are never masked. The facts lost are
+  line of each output, and paths in tool-call arguments are never masked. The facts lost are
   identifiers of old user prompts that a later, larger summary (the offline summarizer keeps a
   limited number of prompts) no longer quotes.`;
 
@@ -173,7 +174,8 @@ the offline summarizer wrote them here, so that \`pi\`'s summaries are not free.
 outside the newest 10,000 tokens (at most a quarter of the threshold) is replaced by a one-line
 placeholder through a context edit (tool name, size, its first line; the output stays in the session
 file); summaries still happen at the threshold when masking was not enough. \`cache-aware\`: from 30% of the threshold on, after each turn it plans the same masks (outputs of
-200+ tokens outside the newest 10,000) and writes them, in one batch, only when the saving read over
+200+ tokens outside the newest 10,000, plus the string arguments over 200 characters of old tool
+calls of 200+ tokens, except \`path\`, \`file_path\` and \`command\`) and writes them, in one batch, only when the saving read over
 the next 20 requests at the cache-read price outweighs the write premium on the whole remaining
 prompt (\`worthRewriting\`); so the prefix changes rarely. Defaults were picked among a handful of
 settings on a generated session and one real one (see "Why" above); the tables report them.

@@ -26,6 +26,7 @@ async function maskAfterTurn(
     minToolResultTokens: options.minToolResultTokens,
     protectRecentTokens: Math.min(options.protectRecentTokens, 0.25 * usage.threshold),
     wantedSavingTokens: Number.POSITIVE_INFINITY,
+    maskToolArguments: options.name === "cache-aware",
   });
   if (edits.length === 0) return;
   if (options.name === "cache-aware" && !worthRewriting(usage.tokens, edits, options.horizonRequests)) return;
@@ -55,7 +56,8 @@ export function worthRewriting(
  *   replaces every tool output of `minToolResultTokens` or more outside the newest
  *   `protectRecentTokens` by a one-line placeholder (a context edit: the output stays in the
  *   session file); summaries still happen at the threshold when masking was not enough;
- * - `cache-aware`: like `mask`, but waits until the masks it would write are worth the prompt-cache
+ * - `cache-aware`: like `mask`, plus the large string arguments of old tool calls (an `edit`'s texts,
+ *   a `write`'s content; `path`, `file_path` and `command` stay), but waits until the masks it would write are worth the prompt-cache
  *   rewrite they cause ({@link worthRewriting}), then writes them in one batch, so the cached prefix
  *   changes rarely.
  *

@@ -1,4 +1,5 @@
 import type { AgentMessage } from "@arbor/agent-loop";
+import type { AssistantMessage } from "@arbor/providers";
 import type { ContextEditReplacement, SessionProjection } from "@arbor/session-store";
 
 /** One planned mask: the entry whose tool output is replaced, and by what. */
@@ -16,6 +17,32 @@ export interface PlanMaskOptions {
   protectRecentTokens: number;
   /** Stop once this many tokens are saved (Infinity: mask everything eligible). */
   wantedSavingTokens: number;
+  /**
+   * Also shorten the arguments of old tool calls (an `edit`'s old and new text, a `write`'s content)
+   * of at least `minToolResultTokens`: every string argument but `path` / `file_path` becomes a
+   * placeholder. Default false.
+   */
+  maskToolArguments?: boolean;
+}
+
+const ARGUMENT_PLACEHOLDER = "[argument hidden by the context policy]";
+const KEPT_ARGUMENTS = new Set(["path", "file_path", "command"]);
+
+/** An assistant message with the large arguments of its tool calls replaced, or undefined when none is. */
+function maskArguments(message: AssistantMessage, minTokens: number): AssistantMessage | undefined {
+  let changed = false;
+  const content = message.content.map((block) => {
+    if (block.type !== "toolCall") return block;
+    if (Math.ceil(JSON.stringify(block.arguments ?? {}).length / 4) < minTokens) return block;
+    const args: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(block.arguments ?? {})) {
+      const hide = typeof value === "string" && !KEPT_ARGUMENTS.has(key) && value.length > 200;
+      args[key] = hide ? ARGUMENT_PLACEHOLDER : value;
+      changed ||= hide;
+    }
+    return { ...block, arguments: args };
+  });
+  return changed ? { ...message, content } : undefined;
 }
 
 /** The placeholder text of a masked tool output (its tool, size and first line stay visible). */
@@ -29,7 +56,8 @@ const PLACEHOLDER_START = "[output of ";
 /**
  * Plans masks: the oldest tool outputs of the projection (after its latest compaction), each at
  * least `minToolResultTokens`, outside the newest `protectRecentTokens`, not masked yet, oldest
- * first, until `wantedSavingTokens` are saved. Pure; never throws.
+ * first, until `wantedSavingTokens` are saved (with `maskToolArguments`, large arguments of old
+ * tool calls too). Pure; never throws.
  */
 export function planMaskEdits(projection: SessionProjection, options: PlanMaskOptions): MaskEdit[] {
   const sizes = projection.entries.map((entry) =>
@@ -48,8 +76,22 @@ export function planMaskEdits(projection: SessionProjection, options: PlanMaskOp
     const projected = projection.entries[index];
     if (projected === undefined || projected.sourceEntry.type !== "message") continue;
     const message = projected.messages[0];
-    if (projected.messages.length !== 1 || message?.role !== "toolResult") continue;
+    if (projected.messages.length !== 1) continue;
     const tokens = sizes[index] ?? 0;
+    if (message?.role === "assistant" && options.maskToolArguments === true) {
+      const masked = maskArguments(message, options.minToolResultTokens);
+      if (masked === undefined) continue;
+      const savedTokens = tokens - options.countTokens(masked);
+      if (savedTokens <= 0) continue;
+      edits.push({
+        targetId: projected.sourceEntry.id,
+        replacement: { content: masked.content },
+        savedTokens,
+      });
+      saved += savedTokens;
+      continue;
+    }
+    if (message?.role !== "toolResult") continue;
     if (tokens < options.minToolResultTokens) continue;
     const text = message.content.map((block) => (block.type === "text" ? block.text : "[image]")).join("\n");
     if (text.startsWith(PLACEHOLDER_START)) continue;
