@@ -77,6 +77,14 @@ export function renderContextReport({ corpus, runs, charts }) {
   lines.push(
     `**${met ? "Met" : "Not met"}.** Best shipped policy: \`${best.policy}\`, ${usd(best.costUsd)} against ${usd(pi.costUsd)} for \`pi\` over the corpus: **${best.ratio.toFixed(2)}x** (${checks.cost ? "≤ 0.6x" : `${(best.ratio - 0.6).toFixed(2)} above 0.6x`}); its worst single session is ${best.worstRatio.toFixed(2)}x. Mean retention ${best.meanRetention.toFixed(3)} against ${pi.meanRetention.toFixed(3)} (${checks.retention ? "at least pi's" : "below pi's"}); overflows ${best.overflows}; loops ${best.loops}.`,
   );
+  const realCost = (policy) =>
+    runs.filter((r) => r.kind === "real" && r.policy === policy).reduce((sum, r) => sum + r.costUsd, 0);
+  if (realCost("pi") > 0) {
+    lines.push("");
+    lines.push(
+      `On the four real sessions alone: \`${best.policy}\` ${usd(realCost(best.policy))} against ${usd(realCost("pi"))}, ${(realCost(best.policy) / realCost("pi")).toFixed(2)}x (the two generated sessions, with many small outputs and frequent summaries at a 64k window, weigh more than half of the corpus total).`,
+    );
+  }
   lines.push("");
   lines.push(
     "| policy | corpus cost | vs pi | worst session vs pi | mean retention | pooled retention | summaries | context edits | overflows | loops |",
