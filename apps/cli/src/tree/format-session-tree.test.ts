@@ -18,7 +18,7 @@ function node(entry: SessionEntry, children: SessionTreeNode[] = [], label?: str
 }
 
 describe("formatSessionTree", () => {
-  it("keeps chains flat, draws forks, and marks labels and the leaf", () => {
+  it("keeps chains flat, keeps the line to the leaf flush, indents side branches, marks labels and the leaf", () => {
     const tree = [
       node(user("aaaaaaaa", "start"), [
         node(user("bbbbbbbb", "first idea"), [node(user("cccccccc", "more"))], "try-1"),
@@ -32,10 +32,45 @@ describe("formatSessionTree", () => {
       "aaaaaaaa user         start",
       "├─ bbbbbbbb user         first idea  [try-1]",
       "│  cccccccc user         more",
-      "└─ dddddddd user         second idea",
-      "   ├─ eeeeeeee user         deeper a",
-      "   └─ ffffffff user         deeper b  ← leaf",
+      "dddddddd user         second idea",
+      "├─ eeeeeeee user         deeper a",
+      "ffffffff user         deeper b  ← leaf",
     ]);
+  });
+
+  it("goes on with the child towards the leaf even when it is the oldest, and nests a side branch's forks", () => {
+    const tree = [
+      node(user("aaaaaaaa", "start"), [
+        node(user("bbbbbbbb", "kept"), [node(user("cccccccc", "leaf here"))]),
+        node(user("dddddddd", "abandoned"), [
+          node(user("eeeeeeee", "old try")),
+          node(user("ffffffff", "new try"), [node(user("99999999", "then"))]),
+        ]),
+        node(user("11111111", "also abandoned")),
+      ]),
+    ];
+    expect(formatSessionTree(tree, { leafId: "cccccccc", width: 80 }).split("\n")).toEqual([
+      "aaaaaaaa user         start",
+      "├─ dddddddd user         abandoned",
+      "│  ├─ eeeeeeee user         old try",
+      "│  ffffffff user         new try",
+      "│  99999999 user         then",
+      "├─ 11111111 user         also abandoned",
+      "bbbbbbbb user         kept",
+      "cccccccc user         leaf here  ← leaf",
+    ]);
+  });
+
+  it("does not indent the line further with each fork along it", () => {
+    let current = node(user("last0000", "end"));
+    for (let index = 0; index < 1_000; index++) {
+      const side = node(user(`s${index.toString(16).padStart(7, "0")}`, "side"));
+      current = node(user(index.toString(16).padStart(8, "0"), "step"), [side, current]);
+    }
+    const lines = formatSessionTree([current], { leafId: "last0000", width: 80 }).split("\n");
+    expect(lines).toHaveLength(2_001);
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(80);
+    expect(lines.at(-1)).toBe("last0000 user         end  ← leaf");
   });
 
   it("gives the same lines as rows with their entry ids, in display order", () => {
@@ -43,11 +78,12 @@ describe("formatSessionTree", () => {
       node(user("aaaaaaaa", "start"), [node(user("bbbbbbbb", "one")), node(user("cccccccc", "two"))]),
     ];
     const rows = sessionTreeRows(tree, { leafId: "bbbbbbbb", width: 80 });
-    expect(rows.map((row) => row.id)).toEqual(["aaaaaaaa", "bbbbbbbb", "cccccccc"]);
+    expect(rows.map((row) => row.id)).toEqual(["aaaaaaaa", "cccccccc", "bbbbbbbb"]);
     expect(rows.map((row) => row.text).join("\n")).toBe(
       formatSessionTree(tree, { leafId: "bbbbbbbb", width: 80 }),
     );
-    expect(rows[1]?.text).toBe("├─ bbbbbbbb user         one  ← leaf");
+    expect(rows[1]?.text).toBe("├─ cccccccc user         two");
+    expect(rows[2]?.text).toBe("bbbbbbbb user         one  ← leaf");
   });
 
   it("renders a very long chain without recursion", () => {

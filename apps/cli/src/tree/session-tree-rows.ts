@@ -35,18 +35,21 @@ function inline(text: string): string {
 }
 
 /**
- * Renders a session forest as rows, one per entry, in display order (depth first, oldest child
- * first): `id kind preview`, with `[label]` markers, `◆` for compactions, `↩` for branch summaries
- * and `← leaf` on the current leaf. A chain of single children stays at one indentation; a fork
- * draws `├─`/`└─` branches. Everything taken from the entries (ids, labels, names, previews) is made
- * inert (see `sanitizeTerminalText`) and kept on one line. Iterative, so sessions of any depth render
- * without recursion. Pure.
+ * Renders a session forest as rows, one per entry, in display order (depth first): `id kind
+ * preview`, with `[label]` markers, `◆` for compactions, `↩` for branch summaries and `← leaf` on
+ * the current leaf. A chain of single children stays at one column. At a fork the line goes on at the
+ * same column with the child towards the leaf (else the newest child), after the other children:
+ * those side branches come first, oldest first, each drawn behind `├─ ` one step in, with a `│` rail
+ * down to the row where the line goes on (their own forks likewise). A row's indentation is thus how
+ * deeply its side branch is nested, not how many forks lie above it. Everything taken from the
+ * entries (ids, labels, names, previews) is made inert (see `sanitizeTerminalText`) and kept on one
+ * line. Iterative, so sessions of any depth render without recursion. Pure.
  */
 export function sessionTreeRows(
   roots: readonly SessionTreeNode[],
   options: SessionTreeRowOptions,
 ): SessionTreeRow[] {
-  return [...treeRows(roots, options, (node) => node.entry)];
+  return [...treeRows(roots, options, (node) => node.entry.id, (node) => node.entry)];
 }
 
 /**
@@ -60,28 +63,62 @@ export function* sessionTreeShapeRows(
   options: SessionTreeRowOptions,
   read: (id: string) => SessionEntry | undefined,
 ): Generator<SessionTreeRow> {
-  yield* treeRows(roots, options, (node) => read(node.id));
+  yield* treeRows(
+    roots,
+    options,
+    (node) => node.id,
+    (node) => read(node.id),
+  );
 }
 
-/** Makes the rows in display order, one at a time. */
+/**
+ * The nodes from a root to the node of `leafId` (empty when no node has that id). Iterative depth
+ * first walk; `path` holds the ancestors of the node being visited.
+ */
+function nodesToLeaf<N extends RowNode<N>>(
+  roots: readonly N[],
+  leafId: string | null,
+  idOf: (node: N) => string,
+): ReadonlySet<N> {
+  if (leafId === null) return new Set();
+  const stack: { node: N; depth: number }[] = roots.map((node) => ({ node, depth: 0 }));
+  const path: N[] = [];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    path.length = item.depth;
+    path.push(item.node);
+    if (idOf(item.node) === leafId) return new Set(path);
+    for (const child of item.node.children) stack.push({ node: child, depth: item.depth + 1 });
+  }
+  return new Set();
+}
+
+/**
+ * Makes the rows in display order, one at a time. At a fork, the line goes on at the fork's column
+ * with one child (the child towards the leaf, else the newest); the other children are side branches,
+ * drawn first (oldest first), each behind `├─ ` with a `│` rail down to where the line goes on. So a
+ * row is indented by how deep its side branch is nested, never by how many forks the line has passed.
+ */
 function* treeRows<N extends RowNode<N>>(
   roots: readonly N[],
   options: SessionTreeRowOptions,
+  idOf: (node: N) => string,
   entryOf: (node: N) => SessionEntry | undefined,
 ): Generator<SessionTreeRow> {
+  const towardsLeaf = nodesToLeaf(roots, options.leafId, idOf);
   const stack: Frame<N>[] = [];
   const pushChildren = (children: readonly N[], rest: string) => {
-    if (children.length === 1) {
-      stack.push({ node: children[0] as N, lead: rest, rest });
-      return;
+    if (children.length === 0) return;
+    let main = children.length - 1;
+    for (let index = 0; index < children.length; index++) {
+      if (towardsLeaf.has(children[index] as N)) main = index;
     }
+    // The stack pops last-pushed first: the line's continuation is pushed first, so it comes last.
+    stack.push({ node: children[main] as N, lead: rest, rest });
+    if (children.length === 1) return;
+    const branchLead = `${rest}├─ `;
+    const branchRest = `${rest}│  `;
     for (let index = children.length - 1; index >= 0; index--) {
-      const last = index === children.length - 1;
-      stack.push({
-        node: children[index] as N,
-        lead: `${rest}${last ? "└─ " : "├─ "}`,
-        rest: `${rest}${last ? "   " : "│  "}`,
-      });
+      if (index !== main) stack.push({ node: children[index] as N, lead: branchLead, rest: branchRest });
     }
   };
   pushChildren(roots, "");

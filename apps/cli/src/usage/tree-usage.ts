@@ -14,8 +14,10 @@ export const treeUsage: CommandUsage<TreeInput> = {
   summary: "the session tree: labels, summaries, the leaf",
   help: `Usage: arbor tree <session>
 
-Prints the whole session tree, one entry per line: forks drawn with ├─/└─, [labels], ◆ compactions,
-↩ branch summaries, ← leaf. Read-only; no API key needed.
+Prints the whole session tree, one entry per line, with [labels], ◆ compactions, ↩ branch summaries
+and ← leaf. The line towards the leaf stays flush left: at a fork, the other branches come first,
+each behind ├─ one step in (a │ rail leads down to where the line goes on). Read-only; no API key
+needed.
 
 <session> is a session file, a session's short id or id prefix (arbor sessions lists them), or a
 database location postgresql://host/database#<session-id>.
