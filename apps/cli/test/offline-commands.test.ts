@@ -45,9 +45,13 @@ describe("arbor tree", () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.split("\n");
     expect(lines[0]).toContain('"todo-api: paginate GET /todos" · 125 entries · leaf 999198d2');
-    expect(lines.find((line) => line.includes("← leaf"))).toMatch(/^ {3}999198d2 assistant/);
-    expect(run.stdout).toMatch(/├─ 4c82b5a3 user/);
-    expect(run.stdout).toMatch(/└─ 14306569 ↩ branch +summary of e0195a14/);
+    // The line towards the leaf stays flush left; the abandoned branch comes first, one step in.
+    expect(lines.find((line) => line.includes("← leaf"))).toMatch(/^999198d2 assistant/);
+    const branch = lines.findIndex((line) => line.startsWith("├─ 4c82b5a3 user"));
+    expect(lines[branch - 1]).toMatch(/^f65e5725 label/);
+    expect(lines[branch + 1]).toMatch(/^│ {2}b13d0c60 assistant/);
+    expect(lines[branch + 13]).toMatch(/^│ {2}e0195a14 assistant/);
+    expect(lines[branch + 14]).toMatch(/^14306569 ↩ branch +summary of e0195a14/);
     expect(lines.find((line) => line.startsWith("2238dc3f"))).toContain("[offset-pagination]");
     expect(lines.filter((line) => /^[│ ├└─]*[0-9a-f]{8} /.test(line))).toHaveLength(125);
   });
