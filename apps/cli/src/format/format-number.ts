@@ -1,6 +1,11 @@
-/** `12345` → `12,345`. */
+/**
+ * `12345` → `12,345` (rounded; the same text as `toLocaleString("en-US")` for finite numbers, without
+ * loading the locale data, which costs a one-off ~60 ms on the first call).
+ */
 export function formatInteger(value: number): string {
-  return Math.round(value).toLocaleString("en-US");
+  const rounded = Math.round(value);
+  if (!Number.isSafeInteger(rounded)) return rounded.toLocaleString("en-US");
+  return String(rounded).replace(/\B(?=(\d{3})+$)/g, ",");
 }
 
 /** Compact token counts for status lines: `950`, `12.3k`, `1.2M`. */
