@@ -49,7 +49,14 @@ export function sessionTreeRows(
   roots: readonly SessionTreeNode[],
   options: SessionTreeRowOptions,
 ): SessionTreeRow[] {
-  return [...treeRows(roots, options, (node) => node.entry.id, (node) => node.entry)];
+  return [
+    ...treeRows(
+      roots,
+      options,
+      (node) => node.entry.id,
+      (node) => node.entry,
+    ),
+  ];
 }
 
 /**
