@@ -275,7 +275,16 @@ export function renderWholeProcess(result) {
     "|---|---|---|---|---|---|",
   ];
   for (const [goal, size, ratio, target, cpu] of goals(result)) {
-    const status = ratio === null ? "not measured" : ratio >= target ? "**met**" : "**not met**";
+    // Met only when the CPU-time ratio (when known) holds too: on a loaded machine the longer process
+    // waits longer for a core, which inflates the wall-time ratio in the faster side's favour.
+    const status =
+      ratio === null
+        ? "not measured"
+        : ratio < target
+          ? "**not met**"
+          : cpu !== null && cpu < target
+            ? "**not met** in CPU time (met in wall time only)"
+            : "**met**";
     const exact = (r) => (r === null ? "–" : `${r.toFixed(r >= 100 ? 0 : r >= 10 ? 1 : 2)}×`);
     lines.push(`| ${goal} | ${size} | ${exact(ratio)} | ≥ ${exact(target)} | ${status} | ${exact(cpu)} |`);
   }
