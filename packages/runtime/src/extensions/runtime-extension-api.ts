@@ -24,15 +24,15 @@ import type {
   SessionStore,
 } from "@arbor/session-store";
 import type { RuntimeHooks } from "../events/runtime-hooks";
-import { currentCompactionSettings, deliverToListeners, type SessionCore } from "../internal/session-core";
+import { currentCompactionSettings, type SessionCore } from "../internal/session-core";
 import { type ContextUsage, getContextUsage } from "../session/context-usage";
 import { setSessionName } from "../session/set-session-name";
 import type { EffectiveCompactionSettings } from "../settings/fit-compaction-settings";
 import type { Settings } from "../settings/settings";
-import { sessionOnlyModelRegistry } from "./catalogue-model-registry";
+import { createExtensionModels } from "./create-extension-models";
+import { createExtensionUi } from "./create-extension-ui";
 import type { ExtensionUi } from "./extension-ui";
 import type { ModelRegistry } from "./model-registry";
-import { wrapProvider } from "./wrap-provider";
 
 /** The read side of the session's store handed to extensions (no leaf moves, no appends). */
 export type ReadonlySessionView = Pick<
@@ -169,37 +169,6 @@ export interface RuntimeExtensionApi extends ExtensionApi<RuntimeHooks> {
   readonly ui: ExtensionUi;
 }
 
-/** The session's registry, with every provider it hands out wrapped in `before_provider_request`. */
-function extensionModels(core: SessionCore): ModelRegistry {
-  const inner =
-    core.options.models ??
-    sessionOnlyModelRegistry(
-      () => core.model,
-      () => core.baseProvider,
-    );
-  return Object.freeze({
-    getAll: () => inner.getAll(),
-    getAvailable: () => inner.getAvailable(),
-    find: (provider: string | undefined, modelId: string) => inner.find(provider, modelId),
-    hasConfiguredAuth: (model: Model) => inner.hasConfiguredAuth(model),
-    providerFor: async (model: Model) => wrapProvider(await inner.providerFor(model), core.bus),
-  });
-}
-
-/** `api.ui` of one extension: notices go to the session's listeners as `extension_notice`. */
-function extensionUi(core: SessionCore, extensionId: string | undefined): ExtensionUi {
-  const mode = core.options.mode ?? "library";
-  return Object.freeze({
-    mode,
-    hasUI: mode === "interactive",
-    notify(message: string, level: "info" | "warning" | "error" = "info") {
-      const text = typeof message === "string" ? message : String(message);
-      const safeLevel = level === "warning" || level === "error" ? level : "info";
-      deliverToListeners(core, { type: "extension_notice", extensionId, message: text, level: safeLevel });
-    },
-  });
-}
-
 const COMPACTION_TOOLS: ExtensionCompactionTools = Object.freeze({
   convertToLlm,
   serializeConversation,
@@ -246,8 +215,8 @@ export function createRuntimeExtensionApi(
     on: base.on,
     settings: core.settings,
     session,
-    models: extensionModels(core),
-    ui: extensionUi(core, base.extensionId),
+    models: createExtensionModels(core),
+    ui: createExtensionUi(core, base.extensionId),
     compaction: COMPACTION_TOOLS,
   };
 }

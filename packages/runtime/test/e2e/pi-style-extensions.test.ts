@@ -97,3 +97,34 @@ describe("pi-style extensions (export default function (pi) { … })", () => {
     expect(error?.type === "hook_error" && error.error.message).toContain("ctx.ui.select");
   });
 });
+
+describe("pi-style ctx: ui, mode, hasUI, modelRegistry", () => {
+  it("ctx.ui.notify reaches listeners, ctx.mode follows the session's mode, dialogs are unsupported", async () => {
+    const seen: string[] = [];
+    function notifier(pi: PiExtensionApi) {
+      pi.on("session_before_compact", (event, ctx) => {
+        seen.push(`${ctx.mode}:${ctx.hasUI}:${ctx.modelRegistry.find("anthropic", "claude-haiku-4-5")?.id}`);
+        ctx.ui.notify(`compacting (${event.reason})`, "warning");
+        try {
+          (ctx.ui as unknown as { select(): void }).select();
+        } catch (error) {
+          seen.push((error as { code?: string }).code ?? "no code");
+        }
+        return undefined;
+      });
+    }
+    const h = await createHarness({
+      mode: "interactive",
+      extensions: [notifier],
+      settings: { compaction: { reserveTokens: 10_000, keepRecentTokens: 2000 } },
+    });
+    scriptReplies(h.server, [textReply("one"), textReply("two")], [textReply("## Goal\nS")]);
+    await h.session.prompt(`first ${"a".repeat(12_000)}`);
+    await h.session.prompt(`second ${"b".repeat(12_000)}`);
+    await h.session.compact();
+    expect(seen).toEqual(["tui:true:claude-haiku-4-5", "EXTENSION_UNSUPPORTED"]);
+    expect(h.events.filter((event) => event.type === "extension_notice")).toEqual([
+      { type: "extension_notice", extensionId: "notifier", message: "compacting (manual)", level: "warning" },
+    ]);
+  });
+});

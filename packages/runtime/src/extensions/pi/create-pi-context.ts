@@ -2,6 +2,7 @@ import path from "node:path";
 import type { HookContext } from "@arbor/extensions";
 import type { SessionCore } from "../../internal/session-core";
 import { getContextUsage } from "../../session/context-usage";
+import type { SessionMode } from "../extension-ui";
 import type { RuntimeExtensionApi } from "../runtime-extension-api";
 import { withUnsupportedMembers } from "./with-unsupported-members";
 
@@ -34,9 +35,16 @@ export function createPiSessionManager(core: SessionCore, extensionName: string)
   );
 }
 
+/** pi's mode for Arbor's: `interactive` is pi's `tui`, `json` stays, everything else is `print`. */
+function piModeOf(mode: SessionMode): "tui" | "json" | "print" {
+  if (mode === "interactive") return "tui";
+  return mode === "json" ? "json" : "print";
+}
+
 /**
  * pi's `ExtensionContext` for one handler call (the second argument of a pi handler): `cwd`, `mode`
- * and `hasUI` (from `api.ui`), `ui.notify` (`api.ui.notify`; dialogs are unsupported), `model`, `thinkingLevel`,
+ * (pi's names: `tui` in Arbor's interactive mode, `json`, else `print`) and `hasUI` (from `api.ui`),
+ * `ui.notify` (`api.ui.notify`; dialogs are unsupported), `modelRegistry` (`api.models`), `model`, `thinkingLevel`,
  * `signal` (the handler's: aborted on its timeout or the operation's abort), `sessionManager`,
  * `isIdle()`, `hasPendingMessages()`, `abort()`, `getContextUsage()`. Other members (`ui.select`,
  * `compact`, `shutdown`, …) throw `EXTENSION_UNSUPPORTED` naming them when called.
@@ -46,9 +54,10 @@ export function createPiContext(core: SessionCore, api: RuntimeExtensionApi, hoo
   return withUnsupportedMembers(
     {
       cwd: core.store.header.cwd,
-      mode: api.ui.mode,
+      mode: piModeOf(api.ui.mode),
       hasUI: api.ui.hasUI,
       ui: withUnsupportedMembers({ notify: api.ui.notify }, "ctx.ui", extensionName),
+      modelRegistry: api.models,
       model: core.model,
       thinkingLevel: core.thinkingLevel,
       scopedModels: [],

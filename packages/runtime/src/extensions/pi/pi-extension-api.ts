@@ -4,7 +4,8 @@ import type { SessionEntry, SessionHeader, SessionProjection } from "@arbor/sess
 import type { RuntimeHooks } from "../../events/runtime-hooks";
 import type { ContextUsage } from "../../session/context-usage";
 import type { Settings } from "../../settings/settings";
-import type { NoticeLevel, SessionMode } from "../extension-ui";
+import type { NoticeLevel } from "../extension-ui";
+import type { ModelRegistry } from "../model-registry";
 import type { ExtensionCompactionTools } from "../runtime-extension-api";
 
 /** pi's `ReadonlySessionManager`, the subset Arbor implements (other members throw `EXTENSION_UNSUPPORTED`). */
@@ -28,10 +29,14 @@ export interface PiSessionManager {
 /** pi's `ExtensionContext` (a handler's second argument), the subset Arbor implements. */
 export interface PiExtensionContext {
   cwd: string;
-  mode: SessionMode;
+  /** pi's run mode: `tui` in Arbor's interactive mode, `json` with `--json`, else `print`. */
+  mode: "tui" | "json" | "print";
+  /** True in the interactive mode only. */
   hasUI: boolean;
   /** `notify` only (`api.ui.notify`); dialogs throw `EXTENSION_UNSUPPORTED`. */
   ui: { notify(message: string, level?: NoticeLevel): void };
+  /** pi's `ctx.modelRegistry`: `api.models` (with Arbor's `providerFor(model)`, a provider carrying the user's key). */
+  modelRegistry: ModelRegistry;
   model: Model;
   thinkingLevel: string | undefined;
   signal: AbortSignal;
