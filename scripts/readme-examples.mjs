@@ -24,7 +24,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."
 const CODE_LANGUAGES = new Set(["ts", "typescript", "tsx", "js", "javascript", "mjs", "cjs"]);
 const MARKER = /^<!-- example: (\S+) -->$/;
 /** User-facing pages outside READMEs whose code blocks are held to the same rule. */
-const DOCS = ["docs/custom-compaction.md"];
+const DOCS = ["docs/extensions/custom-compaction.md"];
 /** Packages an entry point needs at run time besides its own package (optional peers). */
 const PEERS_OF_ENTRY = {
   "@arbor/providers/anthropic": ["@anthropic-ai/sdk"],
