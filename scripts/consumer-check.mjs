@@ -11,7 +11,8 @@
  *    TypeScript, with plain `npm`. There: every entry point is imported from ESM and `require()`d
  *    (Node >= 20.19), a TypeScript file is type-checked under `moduleResolution` `node16` and
  *    `bundler` with `skipLibCheck: false`, and every package's examples (packages/<name>/examples)
- *    are type-checked, compiled and run.
+ *    are type-checked, compiled and run; the example extensions (examples/extensions) are
+ *    type-checked and compiled.
  * 3. A second fresh project gets only `@arbor/session-store` (and the Arbor packages it depends on):
  *    no provider SDK, no tokenizer, no TypeScript loader may be installed. Then the other libraries
  *    join, still without their optional peers: the SDK subpaths, the tokenizer and a `.ts` extension
@@ -270,6 +271,12 @@ for (const { dir } of packages) {
   if (!fs.existsSync(source)) continue;
   fs.cpSync(source, path.join(examplesDir, dir), { recursive: true });
 }
+// The example extensions (type imports only) must type-check outside the repository too: they are
+// compiled with the others, not run (an extension is loaded by a session, see their tests).
+fs.cpSync(path.join(repoRoot, "examples/extensions"), path.join(examplesDir, "extensions"), {
+  recursive: true,
+  filter: (source) => !source.endsWith(".md"),
+});
 const exampleConfig = {
   compilerOptions: {
     target: "ES2022",
