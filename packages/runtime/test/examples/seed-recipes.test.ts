@@ -91,7 +91,7 @@ describe("examples/extensions/serialize-it-yourself.ts (pi-style)", { timeout: 3
     const result = await h.session.compact();
     const request = h.server.requests.at(-1);
     expect(systemText(request?.body)).toContain("handover note");
-    const sent = JSON.stringify((request?.body as { messages?: unknown }).messages);
+    const sent = JSON.stringify((request?.body as { messages?: unknown } | undefined)?.messages);
     expect(sent).toContain("[User]: first, keep TODO_PAGE_SIZE=25");
     expect(sent).toContain('[Assistant tool calls]: read(path=\\"src/app.ts\\")');
     expect(result.summarizer).toBe("extension");
@@ -134,7 +134,9 @@ describe("examples/extensions/serialize-it-yourself.ts (pi-style)", { timeout: 3
     });
     h.server.enqueue(textReply("HANDOVER of a split turn"));
     const result = await h.session.compact();
-    const sent = JSON.stringify((h.server.requests.at(-1)?.body as { messages?: unknown }).messages);
+    const sent = JSON.stringify(
+      (h.server.requests.at(-1)?.body as { messages?: unknown } | undefined)?.messages,
+    );
     expect(sent).toContain("[User]: read one.txt then two.txt, do not touch three.txt");
     expect(result.summary.startsWith("HANDOVER of a split turn")).toBe(true);
     expect(events).toEqual(["compaction_start"]);
