@@ -234,6 +234,82 @@ describe("arbor compact runs the user's extensions", () => {
     }
   });
 
+  it("the seeds' recipes, loaded as .ts from the user's settings: your own model, then serialize it yourself", async () => {
+    const recipeHome = path.join(dir, "recipe-home");
+    fs.mkdirSync(recipeHome, { recursive: true });
+    const models = {
+      models: [
+        {
+          id: "own-summarizer",
+          provider: "local",
+          api: "openai-chat",
+          baseUrl: server.openaiBaseUrl,
+          apiKeyEnv: "LOCAL_API_KEY",
+          contextWindow: 32_000,
+          maxTokens: 2000,
+        },
+      ],
+    };
+    fs.writeFileSync(path.join(recipeHome, "models.json"), JSON.stringify(models));
+    const env = isolatedEnv({ HOME: dir, ARBOR_HOME: recipeHome, LOCAL_API_KEY: "test-key" });
+    const recipe = (name: string) => path.join(REPO_ROOT, "examples/extensions", name);
+
+    fs.writeFileSync(
+      path.join(recipeHome, "settings.json"),
+      JSON.stringify({
+        extensions: [recipe("summarize-with-your-own-model.ts")],
+        ownModelCompaction: { model: "local/own-summarizer" },
+      }),
+    );
+    const skipped = copyExample("recipe-skip.jsonl");
+    const before = fs.readFileSync(skipped);
+    const skip = await runCliProcess(
+      ["compact", skipped, "--instructions", "skip", "--keep-recent-tokens", "4000"],
+      {
+        env,
+        cwd: dir,
+      },
+    );
+    expect(skip.code).toBe(1);
+    expect(skip.stderr).toContain("compaction skipped, as the instructions asked");
+    expect(fs.readFileSync(skipped)).toEqual(before);
+    const own = copyExample("recipe-own.jsonl");
+    server.enqueue(textReply("## Goal\nOWN MODEL SUMMARY"), textReply("## Original Request\nprefix"));
+    const ownRun = await runCliProcess(["compact", own, "--keep-recent-tokens", "4000"], { env, cwd: dir });
+    expect(ownRun.code).toBe(0);
+    expect(ownRun.stderr).toBe(
+      "arbor: summarize-with-your-own-model: summarized with local/own-summarizer\n",
+    );
+    expect(readLastJsonlLine(own)).toMatchObject({
+      fromHook: true,
+      details: { summarizedBy: "local/own-summarizer" },
+    });
+    expect(readLastJsonlLine(own).summary).toContain("OWN MODEL SUMMARY");
+
+    fs.writeFileSync(
+      path.join(recipeHome, "settings.json"),
+      JSON.stringify({
+        extensions: [recipe("serialize-it-yourself.ts")],
+        serializeItYourself: { model: "local/own-summarizer" },
+      }),
+    );
+    server.reset();
+    const serialized = copyExample("recipe-serialize.jsonl");
+    server.enqueue(textReply("HANDOVER NOTE"));
+    const run = await runCliProcess(["compact", serialized, "--keep-recent-tokens", "4000"], {
+      env,
+      cwd: dir,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const entry = readLastJsonlLine(serialized);
+    expect(entry.fromHook).toBe(true);
+    expect(entry.summary.startsWith("HANDOVER NOTE")).toBe(true);
+    expect(entry.summary).toContain("<modified-files>");
+    expect(server.requests).toHaveLength(1);
+    expect(JSON.stringify(server.requests[0]?.body)).toContain("[User]:");
+  });
+
   it("ignores an untrusted project's extensions with a warning, and runs them with --trust-project", async () => {
     const project = path.join(dir, "project");
     fs.mkdirSync(path.join(project, ".arbor"), { recursive: true });
