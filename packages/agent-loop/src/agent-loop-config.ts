@@ -11,7 +11,7 @@ import type {
 } from "@arbor/providers";
 import type { AgentEvent } from "./agent-event";
 import type { AgentMessage } from "./agent-message";
-import type { AgentTool, ToolExecutionMode } from "./agent-tool";
+import type { AgentTool, AgentToolResult, ToolExecutionMode } from "./agent-tool";
 
 /** What `normalizeContext` receives: the converted messages and the configured prompt and tools. */
 export interface NormalizeContextInput {
@@ -138,6 +138,28 @@ export interface AgentLoopConfig {
    */
   requestContinuation?: () => boolean | Promise<boolean>;
   /**
+   * Called before each tool call runs, after its arguments were validated (pi's `tool_call`). Return
+   * `{ block: true, reason? }` to refuse it: the tool is not run and its result is an error with the
+   * reason. `call.input` is the call's arguments: editing it in place changes what the tool receives.
+   *
+   * Contract: may be async; should honour `signal`. A throw is treated as a block with its message
+   * (a failing guard must not let the call through).
+   */
+  beforeToolCall?: (
+    call: ToolCallInfo,
+    signal: AbortSignal,
+  ) => ToolCallDecision | undefined | Promise<ToolCallDecision | undefined>;
+  /**
+   * Called after each tool call that ran (pi's `tool_result`), with its result. Return fields to
+   * replace in the result (`content`, `details`, `isError`); `undefined` keeps it.
+   *
+   * Contract: may be async; should honour `signal`. A throw keeps the result as it is.
+   */
+  afterToolCall?: (
+    result: ToolCallResultInfo,
+    signal: AbortSignal,
+  ) => ToolResultReplacement | undefined | Promise<ToolResultReplacement | undefined>;
+  /**
    * Receives every event, in the order documented on `AgentEvent`. Awaited: the loop waits for it
    * before going on, so a handler can persist messages before the next step.
    *
@@ -145,6 +167,36 @@ export interface AgentLoopConfig {
    * `AGENT_LOOP_EVENT_HANDLER_FAILED`. Must not mutate events.
    */
   onEvent?: (event: AgentEvent) => void | Promise<void>;
+}
+
+/** A tool call about to run (see `beforeToolCall`). */
+export interface ToolCallInfo {
+  toolCallId: string;
+  toolName: string;
+  /** The call's arguments, validated; edit in place to change what the tool receives. */
+  input: Record<string, unknown>;
+}
+
+/** What `beforeToolCall` may decide. */
+export interface ToolCallDecision {
+  /** Refuse the call: the tool does not run. */
+  block?: boolean;
+  /** Why, sent to the model as the error result. */
+  reason?: string;
+}
+
+/** A tool call's result (see `afterToolCall`). */
+export interface ToolCallResultInfo extends ToolCallInfo {
+  content: AgentToolResult["content"];
+  details: unknown;
+  isError: boolean;
+}
+
+/** What `afterToolCall` may replace in a result. */
+export interface ToolResultReplacement {
+  content?: AgentToolResult["content"];
+  details?: unknown;
+  isError?: boolean;
 }
 
 /** What {@link runAgentLoop} resolves with. */

@@ -20,6 +20,10 @@ export type {
   NormalizeContextInput,
   NormalizedContext,
   PrepareNextTurnContext,
+  ToolCallDecision,
+  ToolCallInfo,
+  ToolCallResultInfo,
+  ToolResultReplacement,
 } from "./agent-loop-config";
 export type { AgentLoopErrorCode } from "./agent-loop-error";
 export { AgentLoopError } from "./agent-loop-error";

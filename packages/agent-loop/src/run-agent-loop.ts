@@ -151,6 +151,8 @@ async function runTurns(
             signal,
             emitter,
             ...(message.stopReason === "length" ? { skipWith: truncatedToolCallText } : {}),
+            ...(config.beforeToolCall ? { beforeToolCall: config.beforeToolCall } : {}),
+            ...(config.afterToolCall ? { afterToolCall: config.afterToolCall } : {}),
           });
     for (const result of toolResults) await append(result, false);
     await emitter.emit({ type: "turn_end", turnIndex, message, toolResults });

@@ -21,6 +21,10 @@ export type {
   SessionBeforeTreeEvent,
   SessionBeforeTreeResult,
   SessionNotificationHooks,
+  ToolCallEvent,
+  ToolCallResult,
+  ToolResultEvent,
+  ToolResultResult,
   TreePreparation,
 } from "./events/runtime-hooks";
 export type {

@@ -1,4 +1,5 @@
 import type { ToolCall, ToolResultMessage } from "@arbor/providers";
+import type { AgentLoopConfig } from "../agent-loop-config";
 import type { AgentTool, AgentToolResult, AgentToolUpdate, ToolExecutionMode } from "../agent-tool";
 import type { SerialEmitter } from "./serial-emitter";
 import { ABORTED_TOOL_TEXT } from "./tool-result-texts";
@@ -13,6 +14,10 @@ export interface ExecuteToolCallsInput {
   emitter: SerialEmitter;
   /** When set, no tool runs: every call gets an error result with this text for its tool name. */
   skipWith?: (toolName: string) => string;
+  /** `beforeToolCall` of the loop's config. */
+  beforeToolCall?: AgentLoopConfig["beforeToolCall"];
+  /** `afterToolCall` of the loop's config. */
+  afterToolCall?: AgentLoopConfig["afterToolCall"];
 }
 
 interface Outcome {
@@ -100,6 +105,9 @@ async function runCall(call: ToolCall, input: ExecuteToolCallsInput): Promise<Ou
   if (problems.length > 0) {
     return errorOutcome(`Invalid arguments for tool "${call.name}": ${problems.join("; ")}.`);
   }
+  const info = { toolCallId: call.id, toolName: call.name, input: call.arguments };
+  const refusal = await askBeforeToolCall(info, input);
+  if (refusal !== undefined) return errorOutcome(refusal);
   let accepting = true;
   const updates: Array<Promise<void>> = [];
   const onUpdate = (update: AgentToolUpdate) => {
@@ -128,7 +136,49 @@ async function runCall(call: ToolCall, input: ExecuteToolCallsInput): Promise<Ou
   const result = settled.value;
   const content = Array.isArray(result?.content) ? result.content : [];
   const isError = result?.isError === true;
-  return { result: { ...result, content, isError }, isError };
+  return afterToolCall({ result: { ...result, content, isError }, isError }, info, input);
+}
+
+/** Runs `beforeToolCall`: the refusal text when the call is blocked (a throw blocks too), else undefined. */
+async function askBeforeToolCall(
+  info: { toolCallId: string; toolName: string; input: Record<string, unknown> },
+  input: ExecuteToolCallsInput,
+): Promise<string | undefined> {
+  if (input.beforeToolCall === undefined) return undefined;
+  try {
+    const decision = await input.beforeToolCall(info, input.signal);
+    if (decision?.block !== true) return undefined;
+    return decision.reason ?? `The tool call "${info.toolName}" was blocked.`;
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    return `The tool call "${info.toolName}" was blocked: its check failed (${text}).`;
+  }
+}
+
+/** Runs `afterToolCall` on a result: its replacements applied; a throw keeps the result. */
+async function afterToolCall(
+  outcome: Outcome,
+  info: { toolCallId: string; toolName: string; input: Record<string, unknown> },
+  input: ExecuteToolCallsInput,
+): Promise<Outcome> {
+  if (input.afterToolCall === undefined) return outcome;
+  try {
+    const replacement = await input.afterToolCall(
+      { ...info, content: outcome.result.content, details: outcome.result.details, isError: outcome.isError },
+      input.signal,
+    );
+    if (replacement === undefined) return outcome;
+    const isError = replacement.isError ?? outcome.isError;
+    const result: AgentToolResult = {
+      ...outcome.result,
+      ...(replacement.content !== undefined ? { content: replacement.content } : {}),
+      ...("details" in replacement ? { details: replacement.details } : {}),
+      isError,
+    };
+    return { result, isError };
+  } catch {
+    return outcome;
+  }
 }
 
 type Settled<T> = { kind: "value"; value: T } | { kind: "threw"; error: unknown } | { kind: "aborted" };

@@ -30,6 +30,8 @@ const HOOKS = {
   before_provider_request: true,
   agent_before_settle: true,
   agent_settled: true,
+  tool_call: true,
+  tool_result: true,
 } as const satisfies Record<keyof RuntimeHooks, true>;
 
 /**

@@ -1,6 +1,6 @@
 import type { AgentLoopEvents, AgentMessage } from "@arbor/agent-loop";
 import type { CompactionPreparation } from "@arbor/compaction";
-import type { ProviderRequest, StreamOptions, Usage } from "@arbor/providers";
+import type { ImageContent, ProviderRequest, StreamOptions, TextContent, Usage } from "@arbor/providers";
 import type { SessionEntry } from "@arbor/session-store";
 import type { AgentBeforeSettleEvent, BoundaryResult, TurnEndEvent } from "./boundary-events";
 import type { SessionLifecycleHooks } from "./lifecycle-events";
@@ -135,6 +135,44 @@ export interface BeforeProviderRequestResult {
   request?: ProviderRequest;
 }
 
+/**
+ * pi's `tool_call`: a tool call is about to run (its arguments validated). Return `{ block: true,
+ * reason }` to refuse it (the tool does not run; the model gets the reason as an error result); a
+ * `{ block: true }` stops the chain. Edit `input` in place to change the arguments the tool gets.
+ * A handler that throws or times out does not block (it is a `hook_error`).
+ */
+export interface ToolCallEvent {
+  type: "tool_call";
+  toolCallId: string;
+  toolName: string;
+  /** The call's arguments; editing them in place changes what the tool receives. */
+  input: Record<string, unknown>;
+}
+
+/** Result of `tool_call`. */
+export interface ToolCallResult {
+  block?: boolean;
+  reason?: string;
+}
+
+/** pi's `tool_result`: a tool call finished. Return fields to replace in its result; the last handler that returned one wins. */
+export interface ToolResultEvent {
+  type: "tool_result";
+  toolCallId: string;
+  toolName: string;
+  input: Record<string, unknown>;
+  content: Array<TextContent | ImageContent>;
+  details: unknown;
+  isError: boolean;
+}
+
+/** Result of `tool_result`: replacements for the tool's result (what the model and the session file get). */
+export interface ToolResultResult {
+  content?: Array<TextContent | ImageContent>;
+  details?: unknown;
+  isError?: boolean;
+}
+
 /** The session's interceptors (handlers may return a result). */
 export interface RuntimeInterceptors {
   session_before_compact: { event: SessionBeforeCompactEvent; result: SessionBeforeCompactResult };
@@ -146,6 +184,8 @@ export interface RuntimeInterceptors {
   turn_end: { event: TurnEndEvent; result: BoundaryResult };
   /** A boundary: see {@link AgentBeforeSettleEvent}. */
   agent_before_settle: { event: AgentBeforeSettleEvent; result: BoundaryResult };
+  tool_call: { event: ToolCallEvent; result: ToolCallResult };
+  tool_result: { event: ToolResultEvent; result: ToolResultResult };
 }
 
 /**

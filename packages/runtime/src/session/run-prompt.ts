@@ -14,6 +14,7 @@ import type { AgentActivityOutcome, AgentBeforeSettleEvent, TurnEndEvent } from 
 import { acceptContinuation } from "../extensions/accept-continuation";
 import { applyContextHook } from "../extensions/apply-context-hook";
 import { runBoundary } from "../extensions/run-boundary";
+import { createToolCallHooks } from "../extensions/tool-call-hooks";
 import { persistMessage } from "../internal/persist-message";
 import type { RunState } from "../internal/run-state";
 import { notify, type SessionCore } from "../internal/session-core";
@@ -180,6 +181,7 @@ function startLoop(core: SessionCore, run: RunState, prompts: AgentMessage[]): P
       if (run.error !== undefined) throw run.error;
       return { messages: core.store.getProjection().messages, model: core.model };
     },
+    ...createToolCallHooks(core.bus),
     onEvent: (event) => handleLoopEvent(core, run, event),
   });
 }
