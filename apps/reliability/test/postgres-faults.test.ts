@@ -154,8 +154,18 @@ describe.skipIf(problem !== undefined)(`PostgreSQL faults${problem ? ` (skipped:
       },
     );
     let cuts = 0;
+    // The first cut lands as soon as the writer holds the session: on an idle machine the worker can
+    // finish its appends within the first random delay.
+    for (let wait = 0; wait < 2000 && child.exitCode === null; wait++) {
+      const rows = await pgQuery<{ pid: string | null }>(
+        `SELECT writer->>'backendPid' AS pid FROM "${schema}".sessions WHERE id = $1`,
+        [sessionId],
+      ).catch(() => []);
+      if (rows[0]?.pid) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     for (let cut = 0; cut < 8 && child.exitCode === null; cut++) {
-      await new Promise((resolve) => setTimeout(resolve, rng.between(50, 250)));
+      if (cut > 0) await new Promise((resolve) => setTimeout(resolve, rng.between(20, 120)));
       const rows = await pgQuery<{ ok: boolean }>(
         `SELECT pg_terminate_backend((writer->>'backendPid')::int) AS ok FROM "${schema}".sessions WHERE id = $1`,
         [sessionId],
