@@ -3,10 +3,10 @@ import os, { hostname } from "node:os";
 import path from "node:path";
 import { startWireServer, type TestLlmServer, textReply } from "@arbor/providers/testing";
 import { openPostgresSessionStore, parsePostgresLocation } from "@arbor/session-store/postgres";
+import { cliDatabase, testPostgres } from "@arbor/test-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertCliBuilt, REPO_ROOT } from "./helpers/cli-paths";
 import { isolatedEnv, runCliProcess } from "./helpers/run-cli-process";
-import { TEST_PG_URL, testDatabase, testServerProblem } from "./helpers/test-database";
 
 /**
  * `arbor -p … --session postgresql://…#<id>` and `arbor compact <location>` through the built CLI:
@@ -14,8 +14,9 @@ import { TEST_PG_URL, testDatabase, testServerProblem } from "./helpers/test-dat
  * holder, and what was answered is durable (read back by a fresh process).
  */
 const EXAMPLE = path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl");
-const problem = await testServerProblem();
-const database = testDatabase("agent");
+const db = await testPostgres();
+const problem = db.skipReason();
+const database = cliDatabase(db, "agent");
 let server: TestLlmServer;
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -71,24 +72,28 @@ describe.skipIf(problem !== undefined)(
       expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
     });
 
-    it("refuses a second writer with SESSION_LOCKED naming the holder, and changes nothing", async () => {
-      const { target } = parsePostgresLocation(`${TEST_PG_URL.split("?")[0]}?schema=${database.schema}`);
-      const holder = await openPostgresSessionStore(target, "held-session", { cwd: dir });
-      holder.appendMessage({ role: "user", content: "held", timestamp: 1 });
-      await holder.flush();
-      try {
-        server.enqueue(textReply("must not be written"));
-        const run = await cli("-p", "try", "--session", `${database.url}#held-session`);
-        expect(run.code).toBe(1);
-        expect(run.stderr).toContain("is being written by another writer");
-        expect(run.stderr).toContain(`${hostname()} pid ${process.pid}`);
-      } finally {
-        holder.close();
-      }
-      const reader = await openPostgresSessionStore(target, "held-session", { mode: "read" });
-      expect(reader.getEntries().map((entry) => entry.type)).toEqual(["message"]);
-      reader.close();
-    });
+    const exclusive = db.skipReason("separate-backends");
+    it.skipIf(exclusive !== undefined)(
+      `refuses a second writer with SESSION_LOCKED naming the holder, and changes nothing${exclusive ? ` (skipped: ${exclusive})` : ""}`,
+      async () => {
+        const { target } = parsePostgresLocation(`${db.url.split("?")[0]}?schema=${database.schema}`);
+        const holder = await openPostgresSessionStore(target, "held-session", { cwd: dir });
+        holder.appendMessage({ role: "user", content: "held", timestamp: 1 });
+        await holder.flush();
+        try {
+          server.enqueue(textReply("must not be written"));
+          const run = await cli("-p", "try", "--session", `${database.url}#held-session`);
+          expect(run.code).toBe(1);
+          expect(run.stderr).toContain("is being written by another writer");
+          expect(run.stderr).toContain(`${hostname()} pid ${process.pid}`);
+        } finally {
+          holder.close();
+        }
+        const reader = await openPostgresSessionStore(target, "held-session", { mode: "read" });
+        expect(reader.getEntries().map((entry) => entry.type)).toEqual(["message"]);
+        reader.close();
+      },
+    );
 
     it("compact <location> appends the compaction durably in the database", async () => {
       const location = `${database.url}#019ce1a2-5f3b-7c41-9a2e-3d8f0b6c4e17`;

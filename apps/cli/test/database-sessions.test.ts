@@ -1,18 +1,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { cliDatabase, testPostgres } from "@arbor/test-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertCliBuilt, REPO_ROOT } from "./helpers/cli-paths";
 import { isolatedEnv, runCliProcess } from "./helpers/run-cli-process";
-import { testDatabase, testServerProblem } from "./helpers/test-database";
 
 /**
  * Sessions in PostgreSQL through the built CLI: `arbor import --to`, then inspect, tree, export and
  * sessions --store on the printed location, against the same commands on the file.
  */
 const EXAMPLE = path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl");
-const problem = await testServerProblem();
-const database = testDatabase("cli");
+const db = await testPostgres();
+const problem = db.skipReason();
+const database = cliDatabase(db, "cli");
 let dir: string;
 let env: NodeJS.ProcessEnv;
 let location: string;

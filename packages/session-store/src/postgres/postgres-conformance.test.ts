@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { testPostgres } from "@arbor/test-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonical } from "../../scripts/golden-format.mjs";
 import {
@@ -24,14 +25,14 @@ import { createInMemorySessionStore } from "../create-in-memory-session-store";
 import { openSessionStore } from "../open-session-store";
 import { buildSessionProjection } from "../projection/build-session-projection";
 import type { SessionStore } from "../session-store";
-import { dropTarget, testServerProblem, testTarget } from "./__fixtures__/test-database";
 import { exportPostgresSession } from "./export-postgres-session";
 import { importPostgresSession } from "./import-postgres-session";
 import { openPostgresSessionStore } from "./open-postgres-session-store";
 import { migratePostgres } from "./postgres-migrations";
 
-const problem = await testServerProblem();
-const target = testTarget("conformance");
+const db = await testPostgres();
+const problem = db.skipReason();
+const target = db.target("conformance");
 const skipped = problem ? ` (skipped: ${problem})` : "";
 
 function expectSameAsPure(store: SessionStore, leafId?: string | null) {
@@ -44,7 +45,7 @@ describe.skipIf(problem !== undefined)(`conformance on PostgreSQL${skipped}`, ()
     await migratePostgres(target);
   });
   afterAll(async () => {
-    await dropTarget(target);
+    await db.dropSchema(target.schema);
   });
 
   const fixtures = readdirSync(fixturesDir).filter((name) => name.endsWith(".jsonl"));

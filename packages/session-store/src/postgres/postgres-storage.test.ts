@@ -1,36 +1,37 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { testPostgres } from "@arbor/test-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixturesDir } from "../__fixtures__/describe-store";
 import { SessionStorageError } from "../storage/session-storage-error";
-import { adminQuery, dropTarget, testServerProblem, testTarget } from "./__fixtures__/test-database";
 import { exportPostgresSession } from "./export-postgres-session";
 import { importPostgresSession } from "./import-postgres-session";
 import { listPostgresSessions } from "./list-postgres-sessions";
 import { openPostgresSessionStore } from "./open-postgres-session-store";
 import { migratePostgres } from "./postgres-migrations";
 
-const problem = await testServerProblem();
-const target = testTarget("storage");
+const db = await testPostgres();
+const problem = db.skipReason();
+const target = db.target("storage");
 
 describe.skipIf(problem !== undefined)(`PostgreSQL backend${problem ? ` (skipped: ${problem})` : ""}`, () => {
   beforeAll(async () => {
     await migratePostgres(target);
   });
   afterAll(async () => {
-    await dropTarget(target);
+    await db.dropSchema(target.schema);
   });
 
   it("migrates once: a second call applies nothing, and the version is recorded", async () => {
     expect(await migratePostgres(target)).toEqual({ applied: [], version: 1 });
-    const rows = await adminQuery(`SELECT version FROM "${target.schema}".schema_migrations`);
+    const rows = await db.query(`SELECT version FROM "${target.schema}".schema_migrations`);
     expect(rows).toEqual([{ version: 1 }]);
-    const fresh = testTarget("migrate");
+    const fresh = db.target("migrate");
     try {
       const both = await Promise.all([migratePostgres(fresh), migratePostgres(fresh)]);
       expect(both.flatMap((result) => result.applied)).toEqual([1]);
     } finally {
-      await dropTarget(fresh);
+      await db.dropSchema(fresh.schema);
     }
   });
 
@@ -101,7 +102,7 @@ describe.skipIf(problem !== undefined)(`PostgreSQL backend${problem ? ` (skipped
     expect(reader.header.version).toBe(3);
     expect(reader.getEntries().length).toBe(before + 1);
     reader.close();
-    const backups = await adminQuery<{ content: string }>(
+    const backups = await db.query<{ content: string }>(
       `SELECT content FROM "${target.schema}".session_backups WHERE session_id = $1`,
       [id],
     );
