@@ -29,7 +29,7 @@ export type ContextEditRejection = "replacement-invalid" | "target-not-on-branch
 
 /** Where an error or issue happened. Every field is optional; messages always include what is known. */
 export interface SessionErrorLocation {
-  /** Session file path (`undefined` for in-memory sessions). */
+  /** Session file path, or the backend's location for a database session (`undefined` for in-memory sessions). */
   sessionFile?: string;
   /** 1-based line in the session file. */
   line?: number;
@@ -40,7 +40,7 @@ export interface SessionErrorLocation {
 /** An error thrown by the session store. The message names the session file and entry id. */
 export class SessionStoreError extends ArborError {
   declare readonly code: SessionStoreErrorCode;
-  /** Session file path, when the session has one. */
+  /** Session file path, or the backend's location for a database session (URL without password, `#<id>`). */
   readonly sessionFile: string | undefined;
   /** 1-based line, when known. */
   readonly line: number | undefined;

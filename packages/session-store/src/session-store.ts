@@ -87,7 +87,7 @@ export class SessionStore extends SessionView {
         "SESSION_ENTRY_INVALID",
         `Messages with role ${message.role} are written as their own entry type`,
         {
-          sessionFile: this.path,
+          sessionFile: this.where,
         },
       );
     }
@@ -174,7 +174,7 @@ export class SessionStore extends SessionView {
    * @throws SessionStoreError `CONTEXT_EDIT_INVALID` (see `reason`) or `ENTRY_NOT_FOUND`.
    */
   appendContextEdit(targetId: string, replacement: ContextEditReplacement | null): ContextEditEntry {
-    const normalized = checkContextEdit(this.table, this.leaf, targetId, replacement, this.path);
+    const normalized = checkContextEdit(this.table, this.leaf, targetId, replacement, this.where);
     return this.commit({
       type: "context_edit",
       ...this.base(),
@@ -227,7 +227,7 @@ export class SessionStore extends SessionView {
     const leafId = this.leafId;
     if (leafId === null) {
       throw new SessionStoreError("ENTRY_NOT_FOUND", "Cannot clone an empty branch", {
-        sessionFile: this.path,
+        sessionFile: this.where,
       });
     }
     return this.forkSession(leafId, target);
@@ -284,7 +284,7 @@ export class SessionStore extends SessionView {
         "SESSION_TARGET_INVALID",
         "The target of a new session already holds a session",
         {
-          sessionFile: storage.path,
+          sessionFile: storage.path ?? storage.location,
         },
       );
     }
@@ -311,7 +311,7 @@ export class SessionStore extends SessionView {
         "SESSION_ENTRY_INVALID",
         `Refusing to append an invalid entry: ${problem}`,
         {
-          sessionFile: this.path,
+          sessionFile: this.where,
           entryId: entry.id as string,
         },
       );

@@ -55,7 +55,7 @@ export class SessionView {
   ) {
     const loaded = loadSession(storage, (problem) => this.reportEntryProblem(problem));
     this.table = loaded.table;
-    for (const issue of loaded.storageIssues) this.report({ ...issue, sessionFile: storage.path });
+    for (const issue of loaded.storageIssues) this.report({ ...issue, sessionFile: this.where });
     const header = loaded.header ?? initialHeader ?? createSessionHeader(options);
     this.writer = new SessionWriter(storage, header, this.table, {
       headerWritten: loaded.header !== undefined,
@@ -76,6 +76,16 @@ export class SessionView {
   /** Session file path; `undefined` for in-memory sessions. */
   get path(): string | undefined {
     return this.storage.path;
+  }
+
+  /**
+   * Where the session lives, as errors and issues name it (their `sessionFile`): the file path, else
+   * the backend's `location` (a database session: URL without password and `#<session id>`);
+   * `undefined` for in-memory sessions.
+   * @internal
+   */
+  protected get where(): string | undefined {
+    return this.storage.path ?? this.storage.location;
   }
 
   /** The header (written with the first entry for a new session). Do not mutate. */
@@ -275,7 +285,7 @@ export class SessionView {
     const index = this.table.indexOf(entryId);
     if (index === undefined) {
       throw new SessionStoreError("ENTRY_NOT_FOUND", `Entry ${entryId} not found`, {
-        sessionFile: this.path,
+        sessionFile: this.where,
         entryId,
       });
     }
@@ -286,7 +296,7 @@ export class SessionView {
   protected assertOpen(): void {
     if (this.writer.closed)
       throw new SessionStoreError("SESSION_CLOSED", "The session store is closed", {
-        sessionFile: this.path,
+        sessionFile: this.where,
       });
   }
 
@@ -317,7 +327,7 @@ export class SessionView {
     this.report({
       code: "SESSION_LINE_CORRUPT",
       message: `${storageError.message} The entry is left out of the session, as if the line had been found corrupt when the file was opened.`,
-      sessionFile: this.storage.path,
+      sessionFile: this.where,
       ...(storageError.line !== undefined ? { line: storageError.line } : {}),
       ...(storageError.entryId !== undefined ? { entryId: storageError.entryId } : {}),
     });
@@ -335,15 +345,15 @@ export class SessionView {
   protected reportEntryProblem(problem: EntryProblem): void {
     const line = this.storage.lineOf?.(problem.index);
     const where =
-      this.storage.path !== undefined
-        ? `${this.storage.path}${line !== undefined ? `:${line}` : ""}: `
+      this.where !== undefined
+        ? `${this.where}${line !== undefined ? `:${line}` : ""}: `
         : line !== undefined
           ? `line ${line}: `
           : "";
     this.report({
       code: "SESSION_ENTRY_INVALID",
       message: `${where}entry ${problem.entryId ?? `#${problem.index}`} is invalid (${problem.problem}). It stays in the file unchanged and is left out of the projection.`,
-      sessionFile: this.storage.path,
+      sessionFile: this.where,
       ...(line !== undefined ? { line } : {}),
       ...(problem.entryId !== undefined ? { entryId: problem.entryId } : {}),
     });

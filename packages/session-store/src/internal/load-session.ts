@@ -41,7 +41,7 @@ export function loadSession(
   onProblem: (problem: EntryProblem) => void,
 ): LoadedSession {
   const result = storage.load();
-  const sessionFile = storage.path;
+  const sessionFile = storage.path ?? storage.location;
   if (result.header === undefined) {
     if (result.records.length > 0) {
       throw new SessionStoreError("SESSION_HEADER_INVALID", "Session has entries but no header line", {

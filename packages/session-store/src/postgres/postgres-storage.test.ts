@@ -109,6 +109,35 @@ describe.skipIf(problem !== undefined)(`PostgreSQL backend${problem ? ` (skipped
     expect(backups.map((row) => row.content)).toEqual([text]);
   });
 
+  it("names the database session in the store's errors and issues: URL without password and id", async () => {
+    const url = new URL(target.connectionString);
+    url.password = "";
+    const store = await openPostgresSessionStore(target, "named-errors");
+    store.appendMessage({ role: "user", content: "hi", timestamp: 1 });
+    const error = (() => {
+      try {
+        store.appendLabelChange("no-such-entry", "x");
+      } catch (e) {
+        return e as Error;
+      }
+      return undefined;
+    })();
+    store.close();
+    expect(error?.message).toContain(`#named-errors`);
+    expect(error?.message).toContain(`postgresql://${url.username ? `${url.username}@` : ""}${url.host}`);
+    expect(error?.message).not.toContain("in-memory session");
+    expect((error as { sessionFile?: string }).sessionFile).toMatch(
+      /^postgresql:\/\/.*\?schema=t_storage_[0-9a-f]+#named-errors$/,
+    );
+    const text = `{"type":"session","version":3,"id":"bad-entry","timestamp":"2024-01-01T00:00:00.000Z","cwd":"/x"}\n{"type":"message","id":"m1","parentId":null,"timestamp":"t","message":5}\n`;
+    await importPostgresSession(target, text);
+    const reader = await openPostgresSessionStore(target, "bad-entry", { mode: "read" });
+    reader.getProjection();
+    reader.close();
+    expect(reader.issues.map((issue) => issue.code)).toEqual(["SESSION_ENTRY_INVALID"]);
+    expect(reader.issues[0]?.message).toMatch(/^postgresql:\/\/.*#bad-entry:2: entry m1 is invalid/);
+  });
+
   it("reports a read of a missing session as SESSION_NOT_FOUND and an unmigrated schema as SESSION_READ_FAILED", async () => {
     const missing = await openPostgresSessionStore(target, "nope", { mode: "read" }).catch((e) => e);
     expect(missing.code).toBe("SESSION_NOT_FOUND");

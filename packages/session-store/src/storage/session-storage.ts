@@ -67,6 +67,12 @@ export interface SessionStorage {
   /** File path for file backends; `undefined` otherwise. */
   readonly path: string | undefined;
   /**
+   * Optional: where the session lives when it has no file path, as messages name it (a database
+   * backend: `postgresql://host/db#<session id>`, never a password). The store's errors and issues
+   * carry it as their `sessionFile`; without it (and without `path`) they say "in-memory session".
+   */
+  readonly location?: string;
+  /**
    * Reads the session. Call once, before anything else (a second call throws
    * `SESSION_ALREADY_LOADED`). Throws a typed error when the session cannot be read at all (missing
    * header, locked by another writer, I/O error). Corrupt lines are reported in `issues`, never thrown
