@@ -1,3 +1,4 @@
+import { arrangeTreeShape } from "./arrange-tree-shape";
 import { arrangeForest, type SessionTreeShapeNode } from "./build-session-tree";
 import type { EntryTable } from "./entry-table";
 import type { ResolvedLabel } from "./label-index";
@@ -7,11 +8,16 @@ import type { ResolvedLabel } from "./label-index";
  * visible entry, labels resolved, children at forks ordered by their entries' timestamps (the only
  * entries read, besides the label entries the caller resolved). Throws what `EntryTable.entry` throws
  * (a corrupt line found while reading a timestamp).
+ *
+ * Built from the table's parent indices (`arrangeTreeShape`) unless ids repeat or are missing; then
+ * by `arrangeForest`, which decides those cases as pi's `getTree` does.
  */
 export function buildTreeShape(
   table: EntryTable,
   labels: ReadonlyMap<string, ResolvedLabel>,
 ): SessionTreeShapeNode[] {
+  const arranged = arrangeTreeShape(table, labels);
+  if (arranged !== undefined) return arranged;
   const items: { id: string; parentId: string | null | undefined; index: number }[] = [];
   for (let index = 0; index < table.size; index++) {
     if (table.isHidden(index)) continue;
