@@ -63,6 +63,16 @@ describe("previewMessage", () => {
     ).toBe("sections: preamble, cwd; +1 tool");
   });
 
+  it("shows content blocks as their joined text would (a missing text empty, a number as digits)", () => {
+    const content = [
+      { type: "text", text: 42 },
+      { type: "image" },
+      { type: "text" },
+      { type: "text", text: "end" },
+    ];
+    expect(previewMessage({ role: "user", content, timestamp: 0 } as never)).toBe("42 [image] end");
+  });
+
   it("clips long text with an ellipsis", () => {
     expect(clip("abcdefghij", 5)).toBe("abcd…");
   });
@@ -97,6 +107,10 @@ describe("clip", () => {
       " ".repeat(300),
       "\u001b]8;;".concat("y".repeat(400)),
       "z".repeat(97),
+      "\u00a0",
+      " \u2028 ",
+      "\u3000\u3000",
+      "\ufeff",
     ];
     let seed = 12345;
     const random = (n: number) => {
@@ -105,10 +119,19 @@ describe("clip", () => {
     };
     for (let round = 0; round < 3000; round++) {
       let text = "";
+      const parts: string[] = [];
       const count = 1 + random(60);
-      for (let i = 0; i < count; i++) text += pieces[random(pieces.length)];
+      for (let i = 0; i < count; i++) {
+        const piece = pieces[random(pieces.length)] as string;
+        text += piece;
+        // The same text in parts cut anywhere (a sequence, a run or a surrogate pair cut in two).
+        const cut = random(piece.length + 1);
+        if (random(2) === 0) parts.push(piece.slice(0, cut), piece.slice(cut));
+        else parts.push(piece);
+      }
       for (const width of [1, 8, 30, 80]) {
         expect(clip(text, width), JSON.stringify({ text, width })).toBe(reference(text, width));
+        expect(clip(parts, width), JSON.stringify({ parts, width })).toBe(reference(text, width));
       }
     }
   });

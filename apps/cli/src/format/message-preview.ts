@@ -1,9 +1,21 @@
 import type { AgentMessage } from "@arbor/agent-loop";
 import { sanitizeTerminalText } from "./sanitize-terminal-text";
 
+/** The first `count` characters of the concatenation of `parts` (slices of the parts, none copied whole). */
+function headOf(parts: readonly string[], count: number): string {
+  let head = "";
+  for (const part of parts) {
+    if (part.length >= count) return head + part.slice(0, count);
+    head += part;
+    count -= part.length;
+  }
+  return head;
+}
+
 /**
  * Makes `text` one inert line for a listing: escape and control sequences removed (see
- * `sanitizeTerminalText`), whitespace collapsed, cut to `width` characters with an ellipsis.
+ * `sanitizeTerminalText`), whitespace collapsed, cut to `width` characters with an ellipsis. `text`
+ * may be given in parts: the result is that of their concatenation, which is never built whole.
  *
  * Works on a growing prefix of `text` (a 50 KB tool output is not sanitized whole to show 80
  * characters). The result equals that of the whole text: cutting can only change the end of the
@@ -11,25 +23,38 @@ import { sanitizeTerminalText } from "./sanitize-terminal-text";
  * the cut, half a surrogate pair), so once that form is longer than `width + 2` its first `width - 1`
  * characters are final; otherwise the prefix grows, up to the whole text.
  */
-export function clip(text: string, width: number): string {
+export function clip(text: string | readonly string[], width: number): string {
+  const parts = typeof text === "string" ? [text] : text;
+  let length = 0;
+  for (const part of parts) length += part.length;
   for (let take = Math.max(256, width * 4); ; take *= 4) {
-    const whole = take >= text.length;
-    const flat = sanitizeTerminalText(whole ? text : text.slice(0, take))
-      .replace(/\s+/g, " ")
+    const whole = take >= length;
+    // Collapses each whitespace run to one space: runs of two or more, and single whitespace other
+    // than a space (a lone space is left alone, which spares most of the replacements).
+    const flat = sanitizeTerminalText(whole ? parts.join("") : headOf(parts, take))
+      .replace(/\s\s+|[^\S ]/g, " ")
       .trim();
     if (whole) return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
     if (flat.length > width + 2) return `${flat.slice(0, Math.max(0, width - 1))}…`;
   }
 }
 
-function contentText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((block: { type?: string; text?: string }) =>
-      block?.type === "text" ? (block.text ?? "") : block?.type === "image" ? "[image]" : "",
-    )
-    .join(" ");
+/** The text of message content as parts: a string, or the blocks' texts (`[image]` for an image) between spaces. */
+function contentParts(content: unknown): string[] {
+  if (typeof content === "string") return [content];
+  if (!Array.isArray(content)) return [];
+  const parts: string[] = [];
+  for (const block of content as { type?: string; text?: string }[]) {
+    if (parts.length > 0) parts.push(" ");
+    // As `join` would: a missing text is empty, any other value its string form.
+    parts.push(block?.type === "text" ? String(block.text ?? "") : block?.type === "image" ? "[image]" : "");
+  }
+  return parts;
+}
+
+/** True when the concatenation of `parts` is not empty. */
+function hasText(parts: readonly string[]): boolean {
+  return parts.some((part) => part.length > 0);
 }
 
 /** `name(arg=value, …)` for a tool call, with the most telling argument first. */
@@ -48,15 +73,15 @@ export function previewMessage(message: AgentMessage, width = 80): string {
   const record = message as AgentMessage & Record<string, unknown>;
   switch (message.role) {
     case "user":
-      return clip(contentText(message.content), width);
+      return clip(contentParts(message.content), width);
     case "assistant": {
-      const text = clip(
-        message.content
-          .filter((block) => block.type === "text")
-          .map((block) => block.text)
-          .join(" "),
-        width,
-      );
+      const texts: string[] = [];
+      for (const block of message.content) {
+        if (block.type !== "text") continue;
+        if (texts.length > 0) texts.push(" ");
+        texts.push(String(block.text ?? ""));
+      }
+      const text = clip(texts, width);
       const calls = message.content
         .filter((block) => block.type === "toolCall")
         .map((block) => `→ ${describeToolCall(block.name, block.arguments, 40)}`);
@@ -67,7 +92,7 @@ export function previewMessage(message: AgentMessage, width = 80): string {
     }
     case "toolResult":
       return clip(
-        `${message.isError ? "✗" : "✓"} ${message.toolName}: ${contentText(message.content)}`,
+        [`${message.isError ? "✗" : "✓"} ${message.toolName}: `, ...contentParts(message.content)],
         width,
       );
     case "system": {
@@ -75,7 +100,7 @@ export function previewMessage(message: AgentMessage, width = 80): string {
       const added = message.toolsAdded?.length ?? 0;
       const removed = message.toolsRemoved?.length ?? 0;
       const parts = [
-        contentText(message.content) ? clip(contentText(message.content), 30) : "",
+        hasText(contentParts(message.content)) ? clip(contentParts(message.content), 30) : "",
         sections.length > 0 ? `sections: ${sections.join(", ")}` : "",
         added > 0 ? `+${added} tool${added === 1 ? "" : "s"}` : "",
         removed > 0 ? `-${removed} tool${removed === 1 ? "" : "s"}` : "",
@@ -85,11 +110,11 @@ export function previewMessage(message: AgentMessage, width = 80): string {
     case "bashExecution":
       return clip(`$ ${message.command} (exit ${message.exitCode ?? "?"})`, width);
     case "custom":
-      return clip(`[${message.customType}] ${contentText(message.content)}`, width);
+      return clip([`[${message.customType}] `, ...contentParts(message.content)], width);
     case "branchSummary":
-      return clip(`branch summary: ${message.summary}`, width);
+      return clip(["branch summary: ", String(message.summary)], width);
     case "compactionSummary":
-      return clip(`compaction summary: ${message.summary}`, width);
+      return clip(["compaction summary: ", String(message.summary)], width);
     default:
       return clip(`(${String(record.role)})`, width);
   }

@@ -7,12 +7,16 @@ export interface EntryDescription {
   text: string;
 }
 
-function contentText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((block: { type?: string; text?: string }) => (block?.type === "text" ? block.text : ""))
-    .join(" ");
+/** The blocks' texts between spaces, as parts (as `join` would: a missing text is empty). */
+function contentParts(content: unknown): string[] {
+  if (typeof content === "string") return [content];
+  if (!Array.isArray(content)) return [];
+  const parts: string[] = [];
+  for (const block of content as { type?: string; text?: string }[]) {
+    if (parts.length > 0) parts.push(" ");
+    parts.push(block?.type === "text" ? String(block.text ?? "") : "");
+  }
+  return parts;
 }
 
 /** Describes any entry type in one line (unknown types show their type name). */
@@ -28,12 +32,15 @@ export function describeEntry(entry: SessionEntry, width: number): EntryDescript
       return {
         kind: "◆ compaction",
         text: clip(
-          `kept from ${entry.firstKeptEntryId}, ~${entry.tokensBefore} tokens before: ${entry.summary}`,
+          [
+            `kept from ${entry.firstKeptEntryId}, ~${entry.tokensBefore} tokens before: `,
+            String(entry.summary),
+          ],
           width,
         ),
       };
     case "branch_summary":
-      return { kind: "↩ branch", text: clip(`summary of ${entry.fromId}: ${entry.summary}`, width) };
+      return { kind: "↩ branch", text: clip([`summary of ${entry.fromId}: `, String(entry.summary)], width) };
     case "label":
       return {
         kind: "label",
@@ -44,7 +51,10 @@ export function describeEntry(entry: SessionEntry, width: number): EntryDescript
     case "custom":
       return { kind: "custom", text: entry.customType };
     case "custom_message":
-      return { kind: "custom msg", text: clip(`[${entry.customType}] ${contentText(entry.content)}`, width) };
+      return {
+        kind: "custom msg",
+        text: clip([`[${entry.customType}] `, ...contentParts(entry.content)], width),
+      };
     case "context_edit":
       return {
         kind: "context edit",
