@@ -27,8 +27,8 @@ export class LineScanner {
   lineNo: number;
   readonly issues: StorageLoadIssue[] = [];
   readonly counters: ScanCounters = { bytesScanned: 0, linesScanned: 0, fastPathLines: 0, parsedLines: 0 };
-  /** Last fast-scanned id (valid within the current chunk only). */
-  private readonly previous: PreviousId = { buf: undefined, start: 0, end: 0, id: undefined };
+  /** Id of the last fast-scanned line (cleared by a line that needed `JSON.parse`). */
+  private readonly previous: PreviousId = { id: undefined };
 
   constructor(
     private readonly path: string,
@@ -45,7 +45,6 @@ export class LineScanner {
    */
   scanChunk(buf: Buffer, length: number, fileOffset: number): number {
     const view = length === buf.length ? buf : buf.subarray(0, length);
-    this.previous.buf = undefined; // the bytes of the previous chunk are about to be overwritten
     let nul = view.indexOf(0);
     let lineStart = 0;
     for (;;) {
@@ -80,7 +79,7 @@ export class LineScanner {
       this.counters.fastPathLines++;
     } else {
       this.counters.parsedLines++;
-      this.previous.buf = undefined;
+      this.previous.id = undefined;
       const parsed = parseLine(buf, start, last);
       if (!parsed.ok) {
         this.report(`is not valid JSON (${parsed.error})`, offset, end - start);
