@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chain, header, jsonl, message, tempDir } from "./__fixtures__/storage-fixtures";
 import { createJsonlStorage } from "./create-jsonl-storage";
+import { SMALL_FILE_BYTES } from "./internal/open-session-file";
 import { SessionStorageError } from "./session-storage-error";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -132,7 +133,15 @@ describe("createJsonlStorage", () => {
 
   it("detects a line changed behind its back when reading an entry", () => {
     const path = tmp.file();
-    writeFileSync(path, jsonl(header(), message("aaaa", null), message("bbbb", "aaaa")));
+    // Above the size whose bytes stay in memory after the load: entries are read from the file.
+    const pad = {
+      type: "custom",
+      id: "pad",
+      parentId: null,
+      timestamp: "t",
+      data: "x".repeat(SMALL_FILE_BYTES),
+    };
+    writeFileSync(path, jsonl(header(), message("aaaa", null), message("bbbb", "aaaa"), pad));
     const storage = createJsonlStorage(path, { readOnly: true });
     storage.load();
     writeFileSync(path, readFileSync(path, "utf8").replace('"id":"bbbb"', '"id":"cccc"'));

@@ -251,6 +251,7 @@ export class JsonlStorage implements JsonlSessionStorage {
       indexPath: this.indexPath,
     });
     this.readFd = opened.fd;
+    if (opened.bytes) this.window.adopt(opened.bytes.buf, opened.bytes.from, opened.bytes.length);
     this.guard.adopt(opened.fd);
     this.fileExists = opened.fd !== undefined;
     this.scanner = opened.scanner;

@@ -22,7 +22,15 @@ export interface OpenedSessionFile {
   indexedEnd: number;
   indexRejectedReason: string | undefined;
   tailRepaired: boolean;
+  /** A small file's bytes as the scan read them (see {@link SMALL_FILE_BYTES}); `undefined` otherwise. */
+  bytes?: { buf: Buffer; from: number; length: number };
 }
+
+/**
+ * A file up to this size, scanned in one read and ending with a newline, keeps the bytes of that
+ * read for entry reads (one read per open instead of a second pass over the file).
+ */
+export const SMALL_FILE_BYTES = 4 * 1024 * 1024;
 
 /**
  * Opens and scans a session file into `table`: reuses a valid sidecar index, scans the rest, then
@@ -91,7 +99,7 @@ function scanOpenFile(
   }
   // Entries take 0.5-3 KB: reserve for the dense end so that a big file does not regrow while scanning.
   table.reserve(table.size + Math.ceil((file.size - from) / 768));
-  const scan = scanSessionFile(fs, fd, scanner, from, file.size);
+  const scan = scanSessionFile(fs, fd, scanner, from, file.size, undefined, SMALL_FILE_BYTES);
   scanner.requireHeader(scan.end > 0);
   const opened: OpenedSessionFile = {
     fd,
@@ -102,6 +110,7 @@ function scanOpenFile(
     indexedEnd,
     indexRejectedReason,
     tailRepaired: false,
+    ...(scan.bytes === undefined ? {} : { bytes: scan.bytes }),
   };
   if (scan.tail) {
     const outcome = settleTornTail(fs, fd, path, scanner, scan.tail, !options.readOnly);

@@ -24,6 +24,14 @@ export class EntryReadWindow {
   private length = 0;
   private lastIndex = -1;
 
+  /** Holds `buf[0, length)`, the file's bytes from offset `start` as read just now (at load). */
+  adopt(buf: Buffer, start: number, length: number): void {
+    this.buf = buf;
+    this.start = start;
+    this.length = length;
+    this.lastIndex = -1;
+  }
+
   /** Forgets the held bytes; with `release`, also lets go of the buffer (on close). */
   clear(release = false): void {
     this.length = 0;

@@ -10,11 +10,18 @@ export interface FileScanResult {
   end: number;
   /** The bytes after the last newline, when the file does not end with one: a torn or unterminated line. */
   tail?: { offset: number; length: number };
+  /**
+   * The bytes read, when one read covered the whole range, it held no more than `keepBytes` and
+   * ended with a newline: `buf[0, length)` are the file's bytes from offset `from`.
+   */
+  bytes?: { buf: Buffer; from: number; length: number };
 }
 
 /**
  * Feeds the complete lines of `fd` between `from` and `size` to `scanner`, reading in large chunks and
- * never keeping more than one chunk (or one line, if a line is longer) in memory.
+ * never keeping more than one chunk (or one line, if a line is longer) in memory. A range of at most
+ * `keepBytes` read in one go is handed back (`bytes`), so that a small session's entries can be read
+ * from memory afterwards.
  */
 export function scanSessionFile(
   fs: StorageFs,
@@ -23,6 +30,7 @@ export function scanSessionFile(
   from: number,
   size: number,
   chunkBytes = CHUNK_BYTES,
+  keepBytes = 0,
 ): FileScanResult {
   let buf = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(size - from, 1)));
   let pos = from;
@@ -41,5 +49,9 @@ export function scanSessionFile(
     pos += consumed;
     if (atEnd) break; // what is left has no newline: the tail
   }
-  return pos < size ? { end: pos, tail: { offset: pos, length: size - pos } } : { end: pos };
+  if (pos < size) return { end: pos, tail: { offset: pos, length: size - pos } };
+  const length = size - from;
+  return length > 0 && length <= keepBytes && length <= buf.length
+    ? { end: pos, bytes: { buf, from, length } }
+    : { end: pos };
 }
