@@ -46,6 +46,7 @@ describe("package surface", () => {
         "defineModel",
         "getModel",
         "hasErrorMarker",
+        "isCacheAnchorUsable",
         "isContextOverflow",
         "isContextOverflowText",
         "isFromSameModel",

@@ -58,6 +58,7 @@ export {
   NOT_OVERFLOW_PATTERNS,
 } from "./overflow/is-context-overflow-text";
 export { complete } from "./provider/complete";
+export { isCacheAnchorUsable } from "./provider/is-cache-anchor-usable";
 export type {
   CacheRetention,
   Provider,

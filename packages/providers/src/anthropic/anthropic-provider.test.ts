@@ -213,6 +213,45 @@ describe("createAnthropicProvider: request", () => {
     expect(JSON.stringify(body).match(/cache_control/g)).toHaveLength(3);
   });
 
+  it("puts a fourth breakpoint after a usable cache anchor (the user message holding it), and ignores others", async () => {
+    const answer: Message = {
+      ...(conversation[1] as Message & { role: "assistant" }),
+      content: [{ type: "text", text: "A cat." }],
+      stopReason: "stop",
+      timestamp: 4,
+    };
+    const messages: Message[] = [
+      ...conversation,
+      answer,
+      { role: "user", content: "And now?", timestamp: 5 },
+    ];
+    wire.server.enqueue(textReply("ok"), textReply("ok"), textReply("ok"));
+    const send = (cacheAnchor: number | undefined) =>
+      collectEvents(
+        provider().stream({
+          model: haiku,
+          systemPrompt: "Be brief.",
+          messages,
+          tools: [readTool],
+          cacheAnchor,
+        }),
+      );
+    await send(2);
+    const body = lastBody() as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
+    expect(JSON.stringify(body).match(/cache_control/g)).toHaveLength(4);
+    // The tool results (the recorded one and the synthetic one) form the third wire message: its last block.
+    const results = body.messages[2]?.content ?? [];
+    expect(results.map((block) => block.type)).toEqual(["tool_result", "tool_result"]);
+    expect(results[1]?.cache_control).toEqual({ type: "ephemeral" });
+    expect(results[0]?.cache_control).toBeUndefined();
+    expect(body.messages[4]?.content.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
+    // An assistant message, or the last message, is not a usable anchor: the usual three.
+    await send(1);
+    expect(JSON.stringify(lastBody()).match(/cache_control/g)).toHaveLength(3);
+    await send(4);
+    expect(JSON.stringify(lastBody()).match(/cache_control/g)).toHaveLength(3);
+  });
+
   it("writes no cache for retention none and a 1h cache for long", async () => {
     wire.server.enqueue(textReply("ok"), textReply("ok"));
     const request = { model: haiku, systemPrompt: "Summarize.", messages: conversation, tools: [readTool] };

@@ -10,6 +10,7 @@ import type { ReasoningLevel } from "../model/reasoning-level";
 import { normalizeMessagesForProvider } from "../normalize/normalize-messages-for-provider";
 import type { CacheRetention, ProviderRequest, StreamOptions } from "../provider/provider";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages";
+import { markCacheAnchor } from "./mark-cache-anchor";
 
 /** The request body: the SDK's streaming params plus `temperature`, which its types no longer list. */
 export type AnthropicRequestBody = MessageCreateParamsStreaming & { temperature?: number };
@@ -66,7 +67,8 @@ function thinkingSettings(
  * output limit (`options.maxTokens`, else the model's), thinking per reasoning level (budget or
  * adaptive, see `ModelCompat.anthropicThinking`), and prompt caching. Unless the retention is
  * `"none"`, three cache breakpoints are set: the system prompt, the last tool, and the last block of
- * the conversation (`ttl: "1h"` for `"long"`). `temperature` is left out while thinking is on and
+ * the conversation (`ttl: "1h"` for `"long"`), plus a fourth after `request.cacheAnchor` when it is
+ * usable (see `markCacheAnchor`; Anthropic accepts four). `temperature` is left out while thinking is on and
  * for models with `compat.supportsTemperature === false`, since the API rejects it there. Pure.
  */
 export function buildAnthropicRequest(
@@ -80,6 +82,7 @@ export function buildAnthropicRequest(
     normalizeMessagesForProvider(request.messages, model),
     cacheControl,
   );
+  if (cacheControl) markCacheAnchor(messages, request.messages, request.cacheAnchor, model, cacheControl);
   const params: AnthropicRequestBody = { model: model.id, max_tokens: maxTokens, messages, stream: true };
   if (request.systemPrompt) {
     const system: TextBlockParam = { type: "text", text: request.systemPrompt };

@@ -13,6 +13,14 @@ export interface ProviderRequest {
    */
   messages: Message[];
   tools?: Tool[];
+  /**
+   * Index in `messages` of an old message that is expected to stay unchanged for a while (a context
+   * policy knows which: the last one before anything it will edit). Adapters with explicit prompt
+   * caching (Anthropic) put one more cache breakpoint after it, so that an edit after it leaves the
+   * prefix up to it readable from the cache. Honoured only for a user message or tool result directly
+   * followed by an assistant message; ignored otherwise, and by adapters that cache automatically.
+   */
+  cacheAnchor?: number;
 }
 
 /**
