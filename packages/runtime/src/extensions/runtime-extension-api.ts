@@ -1,5 +1,6 @@
 import { convertToLlm } from "@arbor/agent-loop";
 import {
+  type CompactionPreparation,
   compact,
   computeFileLists,
   estimateTokens,
@@ -23,7 +24,8 @@ import type {
   SessionInfoEntry,
   SessionStore,
 } from "@arbor/session-store";
-import type { RuntimeHooks } from "../events/runtime-hooks";
+import { summarizeWithFallback } from "../compaction/summarize-with-fallback";
+import type { CustomCompaction, RuntimeHooks } from "../events/runtime-hooks";
 import { currentCompactionSettings, type SessionCore } from "../internal/session-core";
 import { type ContextUsage, getContextUsage } from "../session/context-usage";
 import { setSessionName } from "../session/set-session-name";
@@ -105,6 +107,17 @@ export interface ExtensionSessionHandle {
    * @throws SessionStoreError `CONTEXT_EDIT_INVALID` / `ENTRY_NOT_FOUND` for a bad target.
    */
   appendContextEdit(targetId: string, replacement: ContextEditReplacement | null): Promise<ContextEditEntry>;
+  /**
+   * Writes the summary the session's own compactions would write for `preparation` (its compactor,
+   * else its summary model with the offline fallback, else the offline summarizer; a fallback emits
+   * `compaction_fallback`) and appends nothing: for an extension that compacts at a point of its
+   * choosing through a boundary's `compaction` draft. The result fits that draft as it is.
+   * @throws CompactionError when the summary fails and there is no fallback, or on abort.
+   */
+  summarize(
+    preparation: CompactionPreparation,
+    options?: { signal?: AbortSignal; customInstructions?: string },
+  ): Promise<CustomCompaction>;
   /** Appends extension state (invisible to the model). */
   appendCustomEntry<T>(customType: string, data?: T): Promise<CustomEntry<T>>;
   /** Appends an extension message the model sees (role `custom`; pi's `sendMessage` when idle). */
@@ -202,6 +215,22 @@ export function createRuntimeExtensionApi(
     getCompactionSettings: () => currentCompactionSettings(core),
     appendContextEdit: (targetId, replacement) =>
       locked(core, "extension context edit", () => core.store.appendContextEdit(targetId, replacement)),
+    summarize: async (preparation, options) => {
+      const parts = await summarizeWithFallback(core, preparation, {
+        reason: "threshold",
+        signal: options?.signal ?? new AbortController().signal,
+        ...(options?.customInstructions === undefined
+          ? {}
+          : { customInstructions: options.customInstructions }),
+      });
+      return {
+        summary: parts.summary,
+        firstKeptEntryId: parts.firstKeptEntryId,
+        tokensBefore: parts.tokensBefore,
+        details: parts.details,
+        ...(parts.usage === undefined ? {} : { usage: parts.usage }),
+      };
+    },
     appendCustomEntry: (customType, data) =>
       locked(core, "extension custom entry", () => core.store.appendCustomEntry(customType, data)),
     appendCustomMessage: (message) =>

@@ -30,7 +30,28 @@ export interface ContextPolicySettings {
    * (saving × horizon × read price ≥ rewritten tokens × (write − read price)). Default 20.
    */
   horizonRequests?: number;
+  /**
+   * cache-aware: once what masking leaves passes this fraction of the compaction threshold, the policy
+   * summarizes at once (a `compaction` draft written with the session's summarizer), earlier than the
+   * threshold. 1 turns it off. Default 0.6.
+   */
+  summaryFraction?: number;
+  /**
+   * Send `cacheAnchor` with each request (the last message before the first one the policy may still
+   * mask), so that a mask batch rewrites the prompt cache only after it. Default true (`cache-aware`),
+   * false (`mask`).
+   */
+  cacheAnchor?: boolean;
+  /**
+   * cache-aware: what its summaries keep verbatim, in tokens, for its own and (through
+   * `session_before_compact`) for the session's threshold and overflow compactions. 0 (the default)
+   * keeps the session's `compaction.keepRecentTokens`.
+   */
+  keepRecentTokens?: number;
 }
+
+/** cache-aware's default `summaryFraction`. */
+const SUMMARY_DEFAULT = 0.6;
 
 /** {@link ContextPolicySettings} with every default filled. */
 export type ResolvedContextPolicySettings = Required<ContextPolicySettings>;
@@ -50,5 +71,8 @@ export function resolveContextPolicySettings(
     minToolResultTokens: given.minToolResultTokens ?? (given.name === "cache-aware" ? 200 : 500),
     protectRecentTokens: given.protectRecentTokens ?? 10_000,
     horizonRequests: given.horizonRequests ?? 20,
+    summaryFraction: given.summaryFraction ?? (given.name === "cache-aware" ? SUMMARY_DEFAULT : 1),
+    cacheAnchor: given.cacheAnchor ?? given.name === "cache-aware",
+    keepRecentTokens: given.keepRecentTokens ?? 0,
   };
 }

@@ -3,9 +3,15 @@
  * small session: a real JSONL store, requests through the Anthropic SDK to the wire-level server.
  */
 import { textReply, toolCallReply } from "@arbor/providers/testing";
-import type { ContextEditEntry } from "@arbor/session-store";
+import type { CompactionEntry, ContextEditEntry } from "@arbor/session-store";
 import { afterEach, describe, expect, it } from "vitest";
-import { bigReadTool, closeHarnesses, conversationText, createHarness } from "../../test/helpers/harness";
+import {
+  bigReadTool,
+  closeHarnesses,
+  conversationText,
+  createHarness,
+  scriptReplies,
+} from "../../test/helpers/harness";
 import { worthRewriting } from "./context-policy-extension";
 
 afterEach(closeHarnesses);
@@ -24,12 +30,16 @@ function script(server: Awaited<ReturnType<typeof createHarness>>["server"]) {
   server.enqueue(textReply("done", { usage: { input: 10_000, output: 5 } }));
 }
 
-async function runPolicy(contextPolicy: unknown) {
+async function runPolicy(
+  contextPolicy: unknown,
+  summaries: "offline" | "model" = "offline",
+  compaction: { reserveTokens: number; keepRecentTokens?: number } = { reserveTokens: 10_000 },
+) {
   const h = await createHarness({
     contextWindow: 40_000,
     tools: [bigReadTool(8000)],
-    settings: { contextPolicy: contextPolicy as never, compaction: { reserveTokens: 10_000 } },
-    compaction: { provider: null },
+    settings: { contextPolicy: contextPolicy as never, compaction },
+    ...(summaries === "offline" ? { compaction: { provider: null } } : {}),
   });
   script(h.server);
   await h.session.prompt("read the eight files");
@@ -80,6 +90,100 @@ describe("context policies through createAgentSession", () => {
       horizonRequests: 0,
     });
     expect(none).toHaveLength(0);
+  });
+
+  it("cache-aware: sends a fourth cache breakpoint (the anchor) on the wire, kept in place across a mask batch; pi sends three", async () => {
+    const markers = (request: { body: unknown }) =>
+      JSON.stringify(request.body).match(/cache_control/g)?.length ?? 0;
+    const pi = await runPolicy("pi");
+    // The harness sends no system prompt: pi marks the last tool and the last message.
+    expect(Math.max(...pi.h.server.requests.map(markers))).toBe(2);
+    const { h } = await runPolicy({ name: "cache-aware", triggerFraction: 0.2, protectRecentTokens: 3000 });
+    const requests = h.server.requests;
+    expect(requests.slice(1).every((request) => markers(request) === 3)).toBe(true);
+    /** The text or tool_use_id of the block carrying the anchor (the first marker in the messages). */
+    const anchorOf = (request: { body: unknown }) => {
+      const messages = (request.body as { messages: Array<{ content: Array<Record<string, unknown>> }> })
+        .messages;
+      const marked = messages.flatMap((message) => message.content).filter((block) => block.cache_control);
+      return JSON.stringify(marked[0]?.tool_use_id ?? marked[0]?.text);
+    };
+    const firstMasked = requests.findIndex((request) =>
+      conversationText(request).includes("hidden by the context policy"),
+    );
+    expect(firstMasked).toBeGreaterThan(1);
+    // The request right after the batch keeps the anchor of the one before (its cache entry is intact) ...
+    expect(anchorOf(requests[firstMasked] as never)).toBe(anchorOf(requests[firstMasked - 1] as never));
+    // ... and the next one moves it past the masked outputs.
+    if (requests[firstMasked + 1] !== undefined)
+      expect(anchorOf(requests[firstMasked + 1] as never)).not.toBe(anchorOf(requests[firstMasked] as never));
+  });
+
+  it("cache-aware: summarizes on its own below the threshold (a compaction draft from turn_end), with the session's summarizer", async () => {
+    // Masking is kept out of the way (no output is large enough) so that the summary is what acts.
+    const policy = {
+      name: "cache-aware",
+      triggerFraction: 0.1,
+      summaryFraction: 0.3,
+      keepRecentTokens: 3000,
+      minToolResultTokens: 100_000,
+    };
+    const { h } = await runPolicy(policy);
+    const compactions = h
+      .fileEntries()
+      .filter((entry): entry is CompactionEntry => entry.type === "compaction");
+    expect(compactions.length).toBeGreaterThan(0);
+    expect(compactions[0]?.fromHook).toBe(true);
+    expect(compactions[0]?.summary).toContain("src/file-1.ts");
+    // pi on the same session never reaches its threshold: no summary at all.
+    const pi = await runPolicy("pi");
+    expect(pi.h.fileEntries().some((entry) => entry.type === "compaction")).toBe(false);
+    // With a summary model configured, the policy's summary is a request through the SDK.
+    const withModel = await createHarness({
+      contextWindow: 40_000,
+      tools: [bigReadTool(8000)],
+      settings: { contextPolicy: policy as never, compaction: { reserveTokens: 10_000 } },
+    });
+    const agent = [];
+    for (let index = 1; index <= 8; index++)
+      agent.push(
+        toolCallReply(
+          "read",
+          { path: `src/file-${index}.ts` },
+          { id: `call_${index}`, usage: { input: 1000 + index * 2000, output: 20 } },
+        ),
+      );
+    agent.push(textReply("done", { usage: { input: 10_000, output: 5 } }));
+    scriptReplies(
+      withModel.server,
+      agent,
+      Array.from({ length: 8 }, () => textReply("## Goal\nmodel summary")),
+    );
+    await withModel.session.prompt("read the eight files");
+    expect(withModel.summaryRequests().length).toBeGreaterThan(0);
+    const written = withModel
+      .fileEntries()
+      .find((entry): entry is CompactionEntry => entry.type === "compaction");
+    expect(written?.summary).toContain("model summary");
+    expect(written?.fromHook).toBe(true);
+  });
+
+  it("cache-aware with keepRecentTokens shapes the session's own compactions through session_before_compact", async () => {
+    const kept = async (contextPolicy: unknown) => {
+      const { h } = await runPolicy(contextPolicy, "offline", {
+        reserveTokens: 10_000,
+        keepRecentTokens: 8000,
+      });
+      await h.session.compact();
+      const entries = h.fileEntries();
+      const compaction = entries.findLast((entry): entry is CompactionEntry => entry.type === "compaction");
+      return entries.findIndex((entry) => entry.id === compaction?.firstKeptEntryId);
+    };
+    const base = { name: "cache-aware", summaryFraction: 1, triggerFraction: 1 };
+    const keepDefault = await kept(base);
+    const keepLess = await kept({ ...base, keepRecentTokens: 2000 });
+    expect(keepDefault).toBeGreaterThan(0);
+    expect(keepLess).toBeGreaterThan(keepDefault);
   });
 
   it("an invalid policy in a settings file is rejected by the schema", async () => {

@@ -54,6 +54,25 @@ export function maskPlaceholder(toolName: string, tokens: number, text: string):
 const PLACEHOLDER_START = "[output of ";
 
 /**
+ * True when `message` is one `planMaskEdits` would mask once it leaves the protected tail: a tool
+ * output of `minToolResultTokens` or more not masked yet, or (with `maskToolArguments`) an assistant
+ * message whose tool calls have large string arguments. Pure.
+ */
+export function isMaskable(
+  message: AgentMessage,
+  options: Pick<PlanMaskOptions, "countTokens" | "minToolResultTokens" | "maskToolArguments">,
+): boolean {
+  if (message.role === "assistant")
+    return (
+      options.maskToolArguments === true && maskArguments(message, options.minToolResultTokens) !== undefined
+    );
+  if (message.role !== "toolResult") return false;
+  const first = message.content[0];
+  if (first?.type === "text" && first.text.startsWith(PLACEHOLDER_START)) return false;
+  return options.countTokens(message) >= options.minToolResultTokens;
+}
+
+/**
  * Plans masks: the oldest tool outputs of the projection (after its latest compaction), each at
  * least `minToolResultTokens`, outside the newest `protectRecentTokens`, not masked yet, oldest
  * first, until `wantedSavingTokens` are saved (with `maskToolArguments`, large arguments of old

@@ -45,6 +45,9 @@ function buildSchema(z: typeof Zod.z): Zod.ZodObject {
           minToolResultTokens: tokenCount.optional(),
           protectRecentTokens: tokenCount.optional(),
           horizonRequests: tokenCount.optional(),
+          summaryFraction: fraction.optional(),
+          cacheAnchor: z.boolean().optional(),
+          keepRecentTokens: tokenCount.optional(),
         }),
       ])
       .optional(),
