@@ -6,18 +6,24 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { startWireServer, type TestLlmServer, textReply } from "@arbor/providers/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertCliBuilt, REPO_ROOT } from "./helpers/cli-paths";
 import { isolatedEnv, runCliProcess } from "./helpers/run-cli-process";
 
 const EXAMPLE = path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl");
 let dir: string;
+let server: TestLlmServer;
 
-beforeAll(() => {
+beforeAll(async () => {
   assertCliBuilt();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-replay-"));
+  server = await startWireServer();
 });
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  await server.close();
+});
 
 async function replay(...args: string[]) {
   const run = await runCliProcess(["replay", ...args], { env: isolatedEnv({ ARBOR_HOME: dir }) });
@@ -87,5 +93,40 @@ describe("arbor replay", { timeout: 180_000 }, () => {
     expect(bad.stderr).toContain("--policy expects one of pi, mask, cache-aware");
     expect((await replay(EXAMPLE)).stderr).toContain("--policy is required");
     expect((await replay(EXAMPLE, "--policy", "pi", "--leaf", "nope")).code).toBe(1);
+  });
+
+  it("--summary-model: the summaries are requests through the SDK to that model, priced from the usage it reports", async () => {
+    for (let index = 0; index < 10; index++)
+      server.enqueue(textReply(`## Goal\nmodel summary ${index}`, { usage: { input: 1000, output: 100 } }));
+    const env = isolatedEnv({
+      ARBOR_HOME: dir,
+      ANTHROPIC_API_KEY: "test-key",
+      ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+    });
+    const args = ["replay", EXAMPLE, "--policy", "pi", "--window", "6000", "--json"];
+    const run = await runCliProcess([...args, "--summary-model", "claude-haiku-4-5"], { env });
+    expect(run.stderr).toBe("");
+    const report = JSON.parse(run.stdout);
+    expect(report.summarizer).toBe("anthropic/claude-haiku-4-5");
+    expect(report.summaryCalls).toBeGreaterThan(0);
+    // One request per summary, two when the cut splits a turn (the turn prefix is summarized apart).
+    const requests = server.requests.length;
+    expect(requests).toBeGreaterThanOrEqual(report.summaryCalls);
+    expect(requests).toBeLessThanOrEqual(2 * report.summaryCalls);
+    expect((server.requests[0]?.body as { model?: string } | undefined)?.model).toBe("claude-haiku-4-5");
+    // 1000 in and 100 out per request, at Haiku's $1 / $5 per million.
+    expect(report.summaryInputTokens).toBe(1000 * requests);
+    expect(report.summaryOutputTokens).toBe(100 * requests);
+    expect(report.summaryCostUsd).toBeCloseTo((requests * (1000 * 1 + 100 * 5)) / 1e6, 10);
+    // Without the flag the offline summarizer writes them (no request) and says so.
+    const offline = JSON.parse((await runCliProcess(args, { env })).stdout);
+    expect(offline.summarizer).toBe("offline");
+    expect(server.requests).toHaveLength(requests);
+    // Without a key: a clear error, nothing replayed.
+    const noKey = await runCliProcess([...args, "--summary-model", "claude-haiku-4-5"], {
+      env: isolatedEnv({ ARBOR_HOME: dir }),
+    });
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toContain("needs ANTHROPIC_API_KEY");
   });
 });

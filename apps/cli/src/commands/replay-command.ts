@@ -11,8 +11,10 @@ import {
 import { createInMemorySessionStore } from "@arbor/session-store";
 import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
+import { createModelProvider } from "../models/create-model-provider";
+import { resolveModel } from "../models/resolve-model";
 import { formatReplayReport } from "../replay/format-replay-report";
-import { replaySession } from "../replay/replay-session";
+import { type ReplaySummarizer, replaySession } from "../replay/replay-session";
 import type { ReplayInput } from "../usage/replay-usage";
 
 const DEFAULT_MODEL = "claude-sonnet-4-5";
@@ -26,6 +28,25 @@ function chooseModel(input: ReplayInput): Model {
   if (model === undefined)
     throw new CliError("CLI_UNKNOWN_MODEL", `replay: no built-in model has the id "${wanted}"`);
   return input.window === undefined ? model : { ...model, contextWindow: input.window };
+}
+
+/**
+ * The summary model of `--summary-model` with its provider (the key from the environment).
+ * @throws CliError `CLI_UNKNOWN_MODEL`; `CLI_MISSING_API_KEY` when its key is not set.
+ */
+async function chooseSummaryModel(input: ReplayInput, io: CliIo): Promise<ReplaySummarizer | undefined> {
+  if (input.summaryModel === undefined) return undefined;
+  const env = io.env ?? process.env;
+  const resolved = resolveModel({ model: input.summaryModel, customModels: [], env });
+  if (resolved.apiKey === undefined && !resolved.keyOptional) {
+    throw new CliError(
+      "CLI_MISSING_API_KEY",
+      `replay: --summary-model ${resolved.model.provider}/${resolved.model.id} needs ${resolved.apiKeyEnv}`,
+    );
+  }
+  io.redactor?.add(resolved.apiKey);
+  io.redactor?.addUrlCredentials(resolved.model.baseUrl);
+  return { model: resolved.model, provider: await createModelProvider(resolved, env) };
 }
 
 /**
@@ -72,7 +93,16 @@ export async function runReplayCommand(input: ReplayInput, io: CliIo): Promise<n
   }
   // Lines the store could not read (pi wrote two entries on one line now and then) are left out and counted.
   const unreadLines = recorded.issues.length;
-  const report = { ...(await replaySession({ path, model, ...replaySettings(input, io) })), unreadLines };
+  const summarizer = await chooseSummaryModel(input, io);
+  const report = {
+    ...(await replaySession({
+      path,
+      model,
+      ...replaySettings(input, io),
+      ...(summarizer === undefined ? {} : { summarizer }),
+    })),
+    unreadLines,
+  };
   if (input.json) io.stdout.write(`${JSON.stringify({ session: input.file, ...report })}\n`);
   else io.stdout.write(formatReplayReport(input.file, report));
   return 0;

@@ -3,7 +3,7 @@ import type { AssistantMessage, Model, ProviderEvent, ProviderRequest } from "@a
 import { describe, expect, it } from "vitest";
 import { ANTHROPIC_CACHE_RULES } from "./price-table";
 import { createPromptCacheModel } from "./prompt-cache-model";
-import { createReplayProvider, type ReplayRequestRecord } from "./replay-provider";
+import { createReplayProvider, type ReplayRequestRecord, replayBreakpoints } from "./replay-provider";
 import type { ReplayStep } from "./replay-script";
 
 const model: Model = {
@@ -119,5 +119,42 @@ describe("createReplayProvider", () => {
     steps.length = 0;
     await collect(provider.stream({ model, messages: [user("y")] }));
     expect(records[1]).toMatchObject({ unmatched: true, overflow: false });
+  });
+
+  it("with a cache anchor, an edit after the anchor rewrites only what follows it", async () => {
+    const steps = [answer("one", 1_000, 1), answer("two", 2_000, 1), answer("three", 3_000, 1)];
+    const records: ReplayRequestRecord[] = [];
+    const provider = createReplayProvider({
+      model,
+      answers: { next: () => steps.shift() },
+      counter,
+      cache: createPromptCacheModel({ ...ANTHROPIC_CACHE_RULES, minCacheableTokens: 1, lookbackBlocks: 1 }),
+      price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+      onRequest: (record) => records.push(record),
+    });
+    const first: ProviderRequest = { model, messages: [user("a".repeat(993))] };
+    const done = (await collect(provider.stream(first))).at(-1) as Extract<ProviderEvent, { type: "done" }>;
+    // Head 7 + 993; "one" 3 + 500 + 300 + 200.
+    const tail = [
+      user("b".repeat(500)),
+      { ...done.message, content: [{ type: "text" as const, text: "x".repeat(300) }] },
+      user("c".repeat(200)),
+    ];
+    const second: ProviderRequest = {
+      model,
+      messages: [...first.messages, done.message, ...tail],
+      cacheAnchor: 0,
+    };
+    expect(replayBreakpoints(second, 6)).toEqual([0, 1, 5]);
+    await collect(provider.stream(second));
+    expect(records[1]).toMatchObject({ cacheRead: 1000, cacheWrite: 1003 });
+    // The 500-token message is edited (20 tokens now): the anchored prefix (1000) is still read,
+    // only what follows it is written again; without the anchor, nothing but the head would be.
+    const edited: ProviderRequest = {
+      ...second,
+      messages: [first.messages[0] as never, done.message, user("d".repeat(20)), ...tail.slice(1)],
+    };
+    await collect(provider.stream(edited));
+    expect(records[2]).toMatchObject({ cacheRead: 1000, cacheWrite: 523 });
   });
 });

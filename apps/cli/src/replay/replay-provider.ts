@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { AgentMessage } from "@arbor/agent-loop";
 import {
   type AssistantMessage,
+  isCacheAnchorUsable,
   type Model,
   type Provider,
   ProviderError,
@@ -148,7 +149,7 @@ export function createReplayProvider(options: ReplayProviderOptions): Provider {
       const step = answers.next();
       const time = Math.max(lastTime, step?.assistant.timestamp ?? lastTime + 1000);
       lastTime = time;
-      const breakpoints = [0, blocks.length - 1];
+      const breakpoints = replayBreakpoints(request, blocks.length);
       const account = cache.account({ blocks, breakpoints, time });
       const content = step?.assistant.content ?? [
         { type: "text" as const, text: "(replay: no recorded answer left)" },
@@ -184,6 +185,20 @@ export function createReplayProvider(options: ReplayProviderOptions): Provider {
       yield { type: "done", message };
     },
   };
+}
+
+/**
+ * The cache breakpoints the Anthropic adapter sends, as block indexes of the replay's blocks (block 0
+ * is the system prompt and tools, block `i + 1` is `request.messages[i]`): the head, the block after
+ * a usable `request.cacheAnchor` (see `isCacheAnchorUsable`: the adapter marks the wire message that
+ * ends with that message) and the last block. Pure.
+ */
+export function replayBreakpoints(request: ProviderRequest, blockCount: number): number[] {
+  const last = blockCount - 1;
+  const anchor = request.cacheAnchor;
+  if (anchor === undefined || !isCacheAnchorUsable(request.messages, anchor) || anchor + 1 >= last)
+    return [0, last];
+  return [0, anchor + 1, last];
 }
 
 function zeroUsage(): AssistantMessage["usage"] {

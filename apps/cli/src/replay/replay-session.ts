@@ -1,6 +1,6 @@
 import type { AgentTool } from "@arbor/agent-loop";
 import { createTiktokenCounter } from "@arbor/compaction/tiktoken";
-import type { Model } from "@arbor/providers";
+import type { Model, Provider } from "@arbor/providers";
 import {
   type ContextPolicyName,
   type ContextPolicySettings,
@@ -14,6 +14,12 @@ import { createPromptCacheModel } from "./prompt-cache-model";
 import { createReplayProvider, type ReplayRequestRecord } from "./replay-provider";
 import { buildReplayScript, type ReplayStep } from "./replay-script";
 
+/** A model that writes the replay's summaries, with the provider that reaches it. */
+export interface ReplaySummarizer {
+  model: Model;
+  provider: Provider;
+}
+
 /** Options of {@link replaySession}. */
 export interface ReplayOptions {
   /** The recorded path, root → leaf (message entries are replayed, the rest ignored). */
@@ -24,6 +30,8 @@ export interface ReplayOptions {
   policy: ContextPolicySettings;
   /** Compaction settings of the replayed session (defaults: the runtime's). */
   compaction?: Settings["compaction"];
+  /** Writes the summaries through a real provider; default: the offline summarizer. */
+  summarizer?: ReplaySummarizer;
 }
 
 /** One point of the replay's curve (one request). */
@@ -46,10 +54,18 @@ export interface ReplayReport {
   cacheWriteTokens: number;
   outputTokens: number;
   summaryCalls: number;
-  /** Tokens a model summary would have read (the `tokensBefore` of each compaction). */
+  /**
+   * `offline` (the offline summarizer wrote them: its figures are estimates of what the session's
+   * model would have read and written) or the summary model's `provider/id` (its reported usage).
+   */
+  summarizer: string;
+  /**
+   * Input tokens of the summaries: with a summary model, what its provider reported; offline, what a
+   * model would have read (the context before each compaction less what it keeps verbatim).
+   */
   summaryInputTokens: number;
   summaryOutputTokens: number;
-  /** What the summaries would cost from the session's model (uncached input, output). */
+  /** The summaries' cost: at the summary model's price from its usage; offline, at the session model's price. */
   summaryCostUsd: number;
   contextEdits: number;
   /** Requests plus summaries, at the price table. */
@@ -92,7 +108,7 @@ function replayTools(names: Iterable<string>, currentStep: () => ReplayStep | un
  * Replays a recorded path through `createAgentSession` with the context policy `policy`: every
  * recorded prompt is sent (a prompt recorded while tools ran is sent as a steering message), the
  * replay provider answers each request with the next recorded answer, tools return the recorded
- * results, summaries come from the offline summarizer, token counts are exact (tiktoken o200k) and
+ * results, summaries come from the offline summarizer (or `summarizer`, through its provider), token counts are exact (tiktoken o200k) and
  * cache reads / writes follow the model's provider rules at the recorded times.
  * Resolves with the report; the in-memory session is discarded. Throws only on a broken contract.
  */
@@ -143,7 +159,9 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       contextPolicy: options.policy,
       ...(options.compaction ? { compaction: options.compaction } : {}),
     },
-    compaction: { provider: null, tokenCounter: counter },
+    compaction: options.summarizer
+      ? { provider: options.summarizer.provider, model: options.summarizer.model, tokenCounter: counter }
+      : { provider: null, tokenCounter: counter },
   });
   let summaryCalls = 0;
   let summaryInputTokens = 0;
@@ -151,11 +169,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
   let loops = 0;
   let stoppedRuns = 0;
   session.subscribe((event) => {
-    if (event.type === "session_compact") {
-      summaryCalls++;
-      summaryInputTokens += event.compactionEntry.tokensBefore;
-      summaryOutputTokens += counter.countText(event.compactionEntry.summary);
-    } else if (event.type === "session_error") {
+    if (event.type === "session_error") {
       if (event.error.code === "COMPACTION_LOOP_GUARD") loops++;
       else stoppedRuns++;
     }
@@ -176,10 +190,37 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       await session.prompt(script.turns[index]?.user.content ?? "");
     }
     const contextEdits = store.getEntries().filter((entry) => entry.type === "context_edit").length;
+    // Every compaction, the session's (threshold, overflow) and the policy's own (boundary drafts).
+    const summaryPrice = options.summarizer ? priceFor(options.summarizer.model) : price;
+    let summaryCostUsd = 0;
+    for (const entry of store.getEntries()) {
+      if (entry.type !== "compaction") continue;
+      summaryCalls++;
+      const usage = entry.usage;
+      if (usage !== undefined && usage.input + usage.cacheRead + usage.cacheWrite + usage.output > 0) {
+        // Written by the summary model: what its provider reported, at its price.
+        summaryInputTokens += usage.input + usage.cacheRead + usage.cacheWrite;
+        summaryOutputTokens += usage.output;
+        summaryCostUsd +=
+          dollars(usage.input, summaryPrice.input) +
+          dollars(usage.cacheRead, summaryPrice.cacheRead) +
+          dollars(usage.cacheWrite, summaryPrice.cacheWrite) +
+          dollars(usage.output, summaryPrice.output);
+        continue;
+      }
+      // What a summary model reads: the context before it less what the compaction keeps verbatim.
+      const kept = store
+        .getProjection(entry.id)
+        .messages.slice(1)
+        .reduce((sum, message) => sum + counter.countMessage(message), 0);
+      const input = Math.max(0, entry.tokensBefore - kept);
+      const output = counter.countText(entry.summary);
+      summaryInputTokens += input;
+      summaryOutputTokens += output;
+      summaryCostUsd += dollars(input, price.input) + dollars(output, price.output);
+    }
     const facts = extractRetentionFacts(script.recorded);
     const retention = measureRetention(facts, visibleText(store.getProjection().messages));
-    const summaryCostUsd =
-      dollars(summaryInputTokens, price.input) + dollars(summaryOutputTokens, price.output);
     const sum = (pick: (record: ReplayRequestRecord) => number) =>
       records.reduce((total, r) => total + pick(r), 0);
     let cumulative = 0;
@@ -198,6 +239,9 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       cacheWriteTokens: sum((r) => r.cacheWrite),
       outputTokens: sum((r) => r.output),
       summaryCalls,
+      summarizer: options.summarizer
+        ? `${options.summarizer.model.provider}/${options.summarizer.model.id}`
+        : "offline",
       summaryInputTokens,
       summaryOutputTokens,
       summaryCostUsd,

@@ -10,6 +10,7 @@ export interface ReplayInput {
   leaf: string | undefined;
   policy: "pi" | "mask" | "cache-aware";
   model: string | undefined;
+  summaryModel: string | undefined;
   window: number | undefined;
   json: boolean;
 }
@@ -21,7 +22,7 @@ export const replayUsage: CommandUsage<ReplayInput> = {
   name: "replay",
   synopsis: "replay <session>",
   summary: "replay a recorded session under a context policy and measure its cost",
-  help: `Usage: arbor replay <session> --policy NAME [--leaf ID] [--model ID | --window N] [--json]
+  help: `Usage: arbor replay <session> --policy NAME [--leaf ID] [--model ID | --window N] [--summary-model ID] [--json]
 
 Replays the active path of a recorded session through the agent runtime with a context policy,
 and reports what the context management costs: requests, input tokens (uncached, cache writes,
@@ -29,9 +30,13 @@ cache reads, counted exactly with tiktoken o200k), output tokens, summaries, cos
 table, peak context, overflows, compaction loops and retention of the path's facts.
 
 Each recorded user prompt is sent; every request is answered with the next recorded assistant
-message, and tools return the recorded results (nothing is executed, no network is used).
-Summaries come from the offline summarizer. The answers are the recorded ones whatever the model
-would see: this measures the cost of context management, not the quality of the answers.
+message, and tools return the recorded results (nothing is executed; no network is used unless
+--summary-model is given).
+Summaries come from the offline summarizer (free; priced as if the session's model had read what
+they summarize), or with --summary-model from that model through its provider (its key from the
+environment, e.g. ANTHROPIC_API_KEY; priced from the usage it reports). The answers are the
+recorded ones whatever the model would see: this measures the cost of context management, not
+the quality of the answers.
 
 <session> is a session file (.jsonl, or .jsonl.gz), read only; it is never changed.
 
@@ -40,6 +45,8 @@ Options:
   --leaf ID       replay the path to this entry (default: the session's leaf)
   --model ID      the model whose window, prices and cache rules apply (default claude-sonnet-4-5)
   --window N      use a context window of N tokens (forces compaction on a small window)
+  --summary-model ID
+                  write the summaries with this model (network; needs its API key)
   --json          print one JSON object
   -h, --help      this help
 `,
@@ -47,6 +54,7 @@ Options:
     policy: { type: "string", valueName: "NAME" },
     leaf: { type: "string", valueName: "ID" },
     model: { type: "string", valueName: "ID" },
+    "summary-model": { type: "string", valueName: "ID" },
     window: { type: "string", valueName: "N" },
     json: { type: "boolean" },
   },
@@ -64,6 +72,7 @@ Options:
       leaf: stringOption(parsed, "leaf"),
       policy: policy as ReplayInput["policy"],
       model: stringOption(parsed, "model"),
+      summaryModel: stringOption(parsed, "summary-model"),
       window,
       json: parsed.values.json === true,
     };
