@@ -76,6 +76,10 @@ export async function openPostgresSessionStore(
   }
 }
 
+/** How often, and how far apart, a refused writer looks for the holder's own record. */
+const HOLDER_READ_ATTEMPTS = 50;
+const HOLDER_READ_INTERVAL_MS = 20;
+
 async function takeWriterLock(
   client: Client,
   schema: { name: string; sql: string },
@@ -104,18 +108,26 @@ async function takeWriterLock(
     );
     return;
   }
-  const holder = await client.query<{ pid: number; writer: Record<string, unknown> | null }>(
-    `SELECT l.pid, s.writer FROM pg_locks l, ${s}.sessions s
+  // The winner takes the lock, then records who it is: until that row is written (a few ms, longer
+  // on a loaded machine) the holder is known only by its backend pid, so look again for a while.
+  let found: { pid: number; writer: Record<string, unknown> | null } | undefined;
+  let same = false;
+  for (let attempt = 0; attempt < HOLDER_READ_ATTEMPTS && !same; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, HOLDER_READ_INTERVAL_MS));
+    const holder = await client.query<{ pid: number; writer: Record<string, unknown> | null }>(
+      `SELECT l.pid, s.writer FROM pg_locks l, ${s}.sessions s
 WHERE l.locktype = 'advisory' AND l.granted AND l.classid = hashtext($1)::oid AND l.objid = $2::oid AND l.objsubid = 2 AND s.id = $3`,
-    [schema.name, key, sessionId],
-  );
-  const found = holder.rows[0];
+      [schema.name, key, sessionId],
+    );
+    found = holder.rows[0];
+    if (found === undefined) break;
+    same = found.writer !== null && found.writer !== undefined && found.writer.backendPid === found.pid;
+  }
   const written = found?.writer;
-  const same = written !== null && written !== undefined && written.backendPid === found?.pid;
   const lockHolder: SessionLockHolder = {
-    pid: same ? Number(written.pid) : 0,
-    hostname: same ? String(written.hostname) : "unknown",
-    acquiredAt: same ? String(written.acquiredAt) : "",
+    pid: same ? Number(written?.pid) : 0,
+    hostname: same ? String(written?.hostname) : "unknown",
+    acquiredAt: same ? String(written?.acquiredAt) : "",
     token: `pg-backend-${found?.pid ?? "unknown"}`,
   };
   const who = same
