@@ -78,10 +78,13 @@ export function createFaultFs(target: string): FaultFs {
       const fault = take("write", fd);
       if (fault) {
         const partial = fault.partialBytes ?? 0;
-        if (partial > 0 && typeof buffer !== "string") {
-          const offset = typeof rest[0] === "number" ? rest[0] : 0;
-          const length = typeof rest[1] === "number" ? rest[1] : buffer.byteLength - offset;
-          const written = nodeFs.writeSync(fd, buffer, offset, Math.min(partial, length - 1));
+        if (partial > 0) {
+          // A string (the session store writes each line as one) is written as its UTF-8 bytes.
+          const bytes = typeof buffer === "string" ? Buffer.from(buffer, "utf8") : buffer;
+          const offset = typeof buffer !== "string" && typeof rest[0] === "number" ? rest[0] : 0;
+          const length =
+            typeof buffer !== "string" && typeof rest[1] === "number" ? rest[1] : bytes.byteLength - offset;
+          const written = nodeFs.writeSync(fd, bytes, offset, Math.min(partial, length - 1));
           // The OS accepted part of the line; the next write (of the rest) hits the full disk.
           queue.set("write", [{ op: "write", code: fault.code }, ...(queue.get("write") ?? [])]);
           return written;

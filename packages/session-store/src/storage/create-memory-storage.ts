@@ -67,7 +67,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       true,
       name,
     );
-    return [h?.line, ...l.map((x) => x.line)].map((b) => b?.toString("utf8") ?? "").join("");
+    return [h?.text ?? "", ...l.map((x) => x.text)].join("");
   };
 
   return {
@@ -147,11 +147,11 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       if (entries.length === 0) return;
       const serialized = serializeEntries(entries, header === undefined, name);
       if (serialized.header) {
-        lines.push(serialized.header.line.toString("utf8", 0, serialized.header.line.length - 1));
+        lines.push(serialized.header.text.slice(0, -1));
         header = serialized.header.value;
       }
-      for (const { line, record } of serialized.lines) {
-        lines.push(line.toString("utf8", 0, line.length - 1));
+      for (const { text, record } of serialized.lines) {
+        lines.push(text.slice(0, -1));
         recordLines.push(lines.length - 1);
         table.push(record, 0, 0, lines.length);
       }
@@ -162,11 +162,11 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     ): { backupPath?: string } {
       assertLoaded();
       const serialized = serializeEntries([newHeader, ...entries], true, name);
-      lines = [serialized.header?.line.toString("utf8").trimEnd() ?? ""];
+      lines = [serialized.header?.text.trimEnd() ?? ""];
       recordLines = [];
       table.clear();
-      for (const { line, record } of serialized.lines) {
-        lines.push(line.toString("utf8", 0, line.length - 1));
+      for (const { text, record } of serialized.lines) {
+        lines.push(text.slice(0, -1));
         recordLines.push(lines.length - 1);
         table.push(record, 0, 0, lines.length);
       }

@@ -74,7 +74,7 @@ export function createPostgresStorage(
   const rowsOf = (entries: readonly Record<string, unknown>[], withHeader: boolean): LineRow[] => {
     const serialized = serializeEntries(entries, withHeader, location);
     const rows: LineRow[] = [];
-    const text = (line: Buffer) => line.toString("utf8", 0, line.length - 1);
+    const withoutNewline = (line: { text: string }) => line.text.slice(0, -1);
     if (serialized.header) {
       rows.push({
         seq: 0,
@@ -83,10 +83,11 @@ export function createPostgresStorage(
         parentId: null,
         type: "session",
         role: null,
-        line: text(serialized.header.line),
+        line: withoutNewline(serialized.header),
       });
     }
-    for (const { line, record } of serialized.lines) {
+    for (const line of serialized.lines) {
+      const record = line.record;
       rows.push({
         seq: 0,
         kind: record.parentId === undefined ? "entry-without-parent" : "entry",
@@ -94,7 +95,7 @@ export function createPostgresStorage(
         parentId: record.parentId ?? null,
         type: record.type,
         role: record.role ?? null,
-        line: text(line),
+        line: withoutNewline(line),
       });
     }
     return rows;

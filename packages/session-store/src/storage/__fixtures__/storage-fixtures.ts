@@ -65,10 +65,12 @@ export function instrumentedFs(): {
     writeSync: ((fd: number, buffer: unknown, ...rest: unknown[]) => {
       calls.write++;
       if (writeMode === "throw") throw enospc();
-      if (writeMode === "partial-then-throw" && Buffer.isBuffer(buffer) && buffer.length > 1) {
-        const offset = typeof rest[0] === "number" ? rest[0] : 0;
-        const half = Math.max(1, Math.floor((buffer.length - offset) / 2));
-        nodeStorageFs.writeSync(fd, buffer, offset, half);
+      // A string is written as its UTF-8 bytes (the storage writes lines as strings).
+      const bytes = typeof buffer === "string" ? Buffer.from(buffer, "utf8") : buffer;
+      if (writeMode === "partial-then-throw" && Buffer.isBuffer(bytes) && bytes.length > 1) {
+        const offset = typeof buffer !== "string" && typeof rest[0] === "number" ? rest[0] : 0;
+        const half = Math.max(1, Math.floor((bytes.length - offset) / 2));
+        nodeStorageFs.writeSync(fd, bytes, offset, half);
         writeMode = "throw";
         throw enospc();
       }

@@ -146,7 +146,7 @@ export class JsonlStorage implements JsonlSessionStorage {
       fd,
       size: this.fileSize,
       firstLine: this.scanner.lineNo + 1,
-      header: header?.line,
+      header,
       lines,
       table: this.table,
       sync: this.sync_,

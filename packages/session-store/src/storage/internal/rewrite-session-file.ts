@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { SessionStorageError } from "../session-storage-error";
 import type { RecordTable } from "./record-table";
 import { serializeEntries } from "./serialize-entries";
-import { errnoCode, type StorageFs, syncDirectory, writeFully } from "./storage-fs";
+import { errnoCode, type StorageFs, syncDirectory, writeTextFully } from "./storage-fs";
 
 /** Result of {@link rewriteSessionFile}. */
 export interface RewriteResult {
@@ -35,8 +35,8 @@ export function rewriteSessionFile(
   try {
     const fd = fs.openSync(temp, "wx");
     try {
-      writeFully(fs, fd, serialized.header?.line ?? Buffer.alloc(0));
-      for (const { line } of serialized.lines) writeFully(fs, fd, line);
+      if (serialized.header) writeTextFully(fs, fd, serialized.header.text, serialized.header.bytes);
+      for (const { text, bytes } of serialized.lines) writeTextFully(fs, fd, text, bytes);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -70,11 +70,11 @@ export function rewriteSessionFile(
     );
   }
   table.clear();
-  let pos = serialized.header?.line.length ?? 0;
+  let pos = serialized.header?.bytes ?? 0;
   let lineNo = 2;
-  for (const { line, record } of serialized.lines) {
-    table.push(record, pos, line.length - 1, lineNo++);
-    pos += line.length;
+  for (const { bytes, record } of serialized.lines) {
+    table.push(record, pos, bytes - 1, lineNo++);
+    pos += bytes;
   }
   return { size: pos, lines: lineNo - 1, ...(backupPath === undefined ? {} : { backupPath }) };
 }

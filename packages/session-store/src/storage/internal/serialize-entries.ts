@@ -2,9 +2,14 @@ import type { StoredEntryRecord } from "../session-storage";
 import { SessionStorageError } from "../session-storage-error";
 import { recordFromEntry } from "./extract-entry-record";
 
-/** One entry ready to be written: its JSON line (with the newline) and its record. */
-export interface SerializedLine {
-  line: Buffer;
+/** One line ready to be written: its JSON text with the newline, and its length in UTF-8 bytes. */
+export interface SerializedText {
+  text: string;
+  bytes: number;
+}
+
+/** One entry ready to be written: its line and its record. */
+export interface SerializedLine extends SerializedText {
   record: StoredEntryRecord;
 }
 
@@ -17,8 +22,8 @@ export function serializeEntries(
   entries: readonly Record<string, unknown>[],
   needsHeader: boolean,
   path: string,
-): { header: { value: Record<string, unknown>; line: Buffer } | undefined; lines: SerializedLine[] } {
-  let header: { value: Record<string, unknown>; line: Buffer } | undefined;
+): { header: (SerializedText & { value: Record<string, unknown> }) | undefined; lines: SerializedLine[] } {
+  let header: (SerializedText & { value: Record<string, unknown> }) | undefined;
   let rest = entries;
   if (needsHeader) {
     const first: Record<string, unknown> | undefined = entries[0];
@@ -29,10 +34,13 @@ export function serializeEntries(
         { path },
       );
     }
-    header = { value: first, line: toLine(first, path, 0) };
+    const text = toText(first, path, 0);
+    header = { value: first, text, bytes: Buffer.byteLength(text, "utf8") };
     rest = entries.slice(1);
   }
-  const lines = rest.map((entry, i) => {
+  const lines: SerializedLine[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const entry = rest[i] as Record<string, unknown>;
     const record = recordFromEntry(entry);
     if (!record) {
       throw new SessionStorageError(
@@ -41,8 +49,9 @@ export function serializeEntries(
         { path },
       );
     }
-    return { line: toLine(entry, path, i, record.id), record };
-  });
+    const text = toText(entry, path, i, record.id);
+    lines.push({ text, bytes: Buffer.byteLength(text, "utf8"), record });
+  }
   return { header, lines };
 }
 
@@ -63,7 +72,8 @@ export function isSessionHeader(value: unknown): value is Record<string, unknown
   );
 }
 
-function toLine(entry: Record<string, unknown>, path: string, index: number, id?: string): Buffer {
+/** The entry's JSON line, newline included (no Buffer: the write copies the string once itself). */
+function toText(entry: Record<string, unknown>, path: string, index: number, id?: string): string {
   let json: string | undefined;
   try {
     json = JSON.stringify(entry);
@@ -74,5 +84,5 @@ function toLine(entry: Record<string, unknown>, path: string, index: number, id?
       { path, ...(id === undefined ? {} : { entryId: id }), cause: error },
     );
   }
-  return Buffer.from(`${json}\n`, "utf8");
+  return `${json}\n`;
 }

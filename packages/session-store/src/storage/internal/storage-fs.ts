@@ -52,6 +52,15 @@ export function writeFully(fs: StorageFs, fd: number, buf: Buffer): void {
   }
 }
 
+/**
+ * Writes all of `text`, whose UTF-8 length is `bytes`: one `write` of the string, and the rest as
+ * bytes should the OS accept only part of it. Throws on the first failing write.
+ */
+export function writeTextFully(fs: StorageFs, fd: number, text: string, bytes: number): void {
+  const written = fs.writeSync(fd, text);
+  if (written < bytes) writeFully(fs, fd, Buffer.from(text, "utf8").subarray(written));
+}
+
 /** fsyncs a directory so a created, renamed or removed name in it is durable. Best effort. */
 export function syncDirectory(fs: StorageFs, dir: string): void {
   let fd: number | undefined;

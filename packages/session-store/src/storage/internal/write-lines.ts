@@ -1,7 +1,7 @@
 import { SessionStorageError } from "../session-storage-error";
 import type { RecordTable } from "./record-table";
-import type { SerializedLine } from "./serialize-entries";
-import { type StorageFs, writeFully } from "./storage-fs";
+import type { SerializedLine, SerializedText } from "./serialize-entries";
+import { type StorageFs, writeTextFully } from "./storage-fs";
 import type { SyncPolicy } from "./sync-policy";
 
 /** Input of {@link writeLines}. */
@@ -13,7 +13,7 @@ export interface WriteLinesInput {
   size: number;
   /** Line number of the first line written. */
   firstLine: number;
-  header: Buffer | undefined;
+  header: SerializedText | undefined;
   lines: SerializedLine[];
   table: RecordTable;
   sync: SyncPolicy;
@@ -42,15 +42,15 @@ export function writeLines(input: WriteLinesInput): WriteLinesResult {
   let current = "the header";
   try {
     if (input.header) {
-      writeFully(fs, fd, input.header);
-      pos += input.header.length;
+      writeTextFully(fs, fd, input.header.text, input.header.bytes);
+      pos += input.header.bytes;
       lineNo++;
     }
-    for (const { line, record } of lines) {
+    for (const { text, bytes, record } of lines) {
       current = `entry ${record.id ?? `of type ${record.type}`}`;
-      writeFully(fs, fd, line);
-      table.push(record, pos, line.length - 1, lineNo);
-      pos += line.length;
+      writeTextFully(fs, fd, text, bytes);
+      table.push(record, pos, bytes - 1, lineNo);
+      pos += bytes;
       lineNo++;
     }
     current = "the fsync";
