@@ -84,6 +84,20 @@ describe("offline commands load no SDK, tokenizer or zod", { timeout: 60_000 }, 
     expect(heavy(modules)).toEqual([]);
   });
 
+  it("arbor --version and --help load no Arbor package but @arbor/providers (errors, redactor)", () => {
+    const arborPackage =
+      /(?:packages|@arbor)[\\/](agent-loop|compaction|extensions|providers|runtime|session-store)[\\/]/;
+    for (const args of [["--version"], ["--help"]]) {
+      const { code, modules } = traced(args);
+      expect(code).toBe(0);
+      const loaded = new Set(modules.map((url) => arborPackage.exec(url)?.[1]).filter(Boolean));
+      expect([...loaded]).toEqual(["providers"]);
+    }
+    // The same trace sees the rest once a command runs (the check above can fail).
+    const { modules } = traced(["inspect", EXAMPLE, "--json"]);
+    expect(modules.some((url) => /(?:packages|@arbor)[\\/]runtime[\\/]/.test(url))).toBe(true);
+  });
+
   it("the trace sees the database driver for a postgresql:// location (the checks above can fail)", () => {
     // Port 1: nothing listens, so the run fails after loading the backend and the driver.
     const { code, modules } = traced(

@@ -32,5 +32,5 @@ Options:
     json: parsed.values.json === true,
   }),
   run: async (input, io) =>
-    (await import("../commands/check-command")).runCheckCommand(resolveSessionInput(input, io), io),
+    (await import("../commands/check-command")).runCheckCommand(await resolveSessionInput(input, io), io),
 };

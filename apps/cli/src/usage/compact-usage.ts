@@ -81,6 +81,6 @@ Options:
   run: async (input, io) => {
     const { runCompactCommand } = await import("../commands/compact-command");
     const { chooseSummarizer } = await import("../commands/choose-summarizer");
-    return runCompactCommand(resolveSessionInput(input, io), io, chooseSummarizer);
+    return runCompactCommand(await resolveSessionInput(input, io), io, chooseSummarizer);
   },
 };

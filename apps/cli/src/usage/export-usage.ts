@@ -66,5 +66,9 @@ Options:
     };
   },
   run: async (input, io) =>
-    (await import("../export/export-command")).runExportCommand(resolveSessionInput(input, io), io, version),
+    (await import("../export/export-command")).runExportCommand(
+      await resolveSessionInput(input, io),
+      io,
+      version,
+    ),
 };

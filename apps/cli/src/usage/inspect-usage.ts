@@ -64,5 +64,5 @@ Options:
     noContextFiles: parsed.values["no-context-files"] === true,
   }),
   run: async (input, io) =>
-    (await import("../commands/inspect-command")).runInspectCommand(resolveSessionInput(input, io), io),
+    (await import("../commands/inspect-command")).runInspectCommand(await resolveSessionInput(input, io), io),
 };

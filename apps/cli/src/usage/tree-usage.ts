@@ -28,5 +28,5 @@ Options:
   options: {},
   toInput: (parsed) => ({ file: requireOnePositional("tree", parsed, "session") as string }),
   run: async (input, io) =>
-    (await import("../commands/tree-command")).runTreeCommand(resolveSessionInput(input, io), io),
+    (await import("../commands/tree-command")).runTreeCommand(await resolveSessionInput(input, io), io),
 };
