@@ -2,9 +2,11 @@
 /**
  * Opening a large session from PostgreSQL, measured in one run against the JSONL backend and pi
  * 1.6.0 reading the exported file (docs/benchmarks.md, "Sessions in PostgreSQL"). Each measurement
- * runs in a fresh process: open + projection of the leaf (Arbor PostgreSQL: one query for the lines,
- * light records, only the projection's lines parsed; Arbor JSONL: openSessionStore without a
- * sidecar index; pi: SessionManager.open + buildSessionProjection on the exported file).
+ * runs in a fresh process: open + projection of the leaf (Arbor PostgreSQL: one query for the light
+ * records, then the lines the projection needs fetched through the asynchronous read seam; Arbor
+ * JSONL: openSessionStore without a sidecar index; pi: SessionManager.open +
+ * buildSessionProjection on the exported file). Wall time and the measuring process's CPU time
+ * (user + system, every thread; the PostgreSQL server's own CPU is not in it) of open + projection.
  *
  *   pnpm --filter @arbor/session-store build
  *   node bench/postgres-open.mjs [ENTRIES=100000] [RUNS=3]
@@ -27,6 +29,11 @@ const [role, raw] = process.argv.slice(2);
 // pg is a dev dependency of the session store, resolved from there.
 const pg = createRequire(`${dist}index.js`)("pg");
 
+function cpuMsSince(start) {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
 if (role === "measure") {
   const args = JSON.parse(raw);
   const t0 = performance.now();
@@ -35,11 +42,13 @@ if (role === "measure") {
     const base = `${piDir}/node_modules/@earendil-works/pi-coding-agent/dist/core`;
     const { SessionManager } = await import(pathToFileURL(`${base}/session-manager.js`).href);
     const t = performance.now();
+    const cpu = process.cpuUsage();
     const sm = SessionManager.open(args.file);
     messages = sm.buildSessionProjection().messages.length;
     console.log(
       JSON.stringify({
         ms: performance.now() - t,
+        cpuMs: cpuMsSince(cpu),
         importMs: t - t0,
         messages,
         rssMb: process.memoryUsage().rss / 1e6,
@@ -48,20 +57,35 @@ if (role === "measure") {
   } else if (args.impl === "jsonl") {
     const { openSessionStore } = await import(pathToFileURL(`${dist}index.js`).href);
     const t = performance.now();
+    const cpu = process.cpuUsage();
     const store = openSessionStore(args.file, { storage: { readOnly: true } });
-    messages = store.getProjection().messages.length;
-    console.log(
-      JSON.stringify({ ms: performance.now() - t, messages, rssMb: process.memoryUsage().rss / 1e6 }),
-    );
-  } else {
-    const { openPostgresSessionStore } = await import(pathToFileURL(`${dist}postgres/index.js`).href);
-    const t = performance.now();
-    const store = await openPostgresSessionStore(args.target, args.sessionId, { mode: "read" });
-    const opened = performance.now();
     messages = store.getProjection().messages.length;
     console.log(
       JSON.stringify({
         ms: performance.now() - t,
+        cpuMs: cpuMsSince(cpu),
+        messages,
+        rssMb: process.memoryUsage().rss / 1e6,
+      }),
+    );
+  } else {
+    const { openPostgresSessionStore } = await import(pathToFileURL(`${dist}postgres/index.js`).href);
+    const t = performance.now();
+    const cpu = process.cpuUsage();
+    const store = await openPostgresSessionStore(args.target, args.sessionId, { mode: "read" });
+    const opened = performance.now();
+    messages = store.getProjection().messages.length;
+    const ms = performance.now() - t;
+    const cpuMs = cpuMsSince(cpu);
+    // Lines held in memory after open + projection: what the light-record open fetched.
+    let heldLines = 0;
+    for (let index = 0; index < store.getEntryCount(); index++)
+      if (store.storage.hasEntry(index)) heldLines++;
+    console.log(
+      JSON.stringify({
+        ms,
+        cpuMs,
+        heldLines,
         openMs: opened - t,
         messages,
         rssMb: process.memoryUsage().rss / 1e6,
@@ -113,7 +137,10 @@ try {
         impl,
         {
           openAndProjectMs: Math.round(median(list.map((r) => r.ms))),
-          ...(impl === "postgres" ? { openMs: Math.round(median(list.map((r) => r.openMs))) } : {}),
+          cpuMs: Math.round(median(list.map((r) => r.cpuMs))),
+          ...(impl === "postgres"
+            ? { openMs: Math.round(median(list.map((r) => r.openMs))), heldLines: list[0].heldLines }
+            : {}),
           peakRssMb: Math.round(Math.max(...list.map((r) => r.rssMb))),
           messages: list[0].messages,
         },

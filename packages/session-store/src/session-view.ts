@@ -7,6 +7,7 @@ import type { EntryProblem, EntryTable } from "./internal/entry-table";
 import { LabelIndex, type ResolvedLabel } from "./internal/label-index";
 import { walkToContextStart, walkToRoot } from "./internal/lazy-path";
 import { loadSession } from "./internal/load-session";
+import { nextProjectionFetch } from "./internal/next-projection-fetch";
 import { ProjectionCache } from "./internal/projection-cache";
 import { SessionWriter } from "./internal/session-writer";
 import type { SessionProjection } from "./projection/session-projection";
@@ -261,6 +262,27 @@ export class SessionView {
       if (index === this.leaf) return this.projection.get(this.leaf);
       return new ProjectionCache(this.table, false).get(index);
     });
+  }
+
+  /**
+   * The asynchronous read seam, for storages that load only the light records (PostgreSQL): reads
+   * ahead, through `storage.fetchEntries`, the entries that {@link getProjection} of the current
+   * leaf, {@link getLabels} and {@link getSessionName} will read, in a few batched round trips (the
+   * records say most of it; the projection's own path scan finds the rest), so that those calls
+   * then read nothing from the backend. Resolves at once for storages that hold every line (JSONL,
+   * memory). Reads outside what was fetched still work, through the storage's synchronous fallback.
+   * Does not change what any read returns. Rejects with the storage's typed error.
+   */
+  async prefetchProjection(): Promise<void> {
+    const { storage } = this;
+    if (storage.fetchEntries === undefined || storage.hasEntry === undefined) return;
+    const hasEntry = (index: number) => storage.hasEntry?.(index) !== false;
+    // Each round after the first fetches at least one entry not held: at most one round per entry.
+    for (let round = 0; round <= this.table.size + 1; round++) {
+      const missing = nextProjectionFetch(this.table, this.leaf, round, hasEntry);
+      if (missing.length === 0 && round > 0) return;
+      if (missing.length > 0) await storage.fetchEntries(missing);
+    }
   }
 
   /** Moves the leaf to an entry; the next append creates a child of it (a new branch). Writes nothing. */

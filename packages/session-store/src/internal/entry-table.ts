@@ -2,6 +2,7 @@ import type { SessionEntry } from "../session-entry";
 import type { StoredEntryRecord } from "../storage/session-storage";
 import { SessionStorageError } from "../storage/session-storage-error";
 import { CorruptLineFound } from "./corrupt-line-found";
+import { EntryNotFetched } from "./entry-not-fetched";
 import { IdIndex } from "./id-index";
 import { findEntryProblem } from "./validate-entry";
 
@@ -27,6 +28,8 @@ export interface BackendIndex {
   parentIndex?: Int32Array;
   /** Index of the last loaded entry with `id` (appended entries may be included), or `undefined`. */
   indexOfId?: (id: string) => number | undefined;
+  /** Whether the backend holds loaded entry `index`'s line (asynchronous read seam; absent: always). */
+  hasEntry?: (index: number) => boolean;
 }
 
 /**
@@ -57,6 +60,11 @@ export class EntryTable {
   private corrupt: Set<number> | undefined;
   /** Loaded entries validated so far (`checked` not 0). */
   private validatedLoaded = 0;
+  /**
+   * During a dry scan (see {@link EntryTable.dryScan}): whether each loaded entry read so far, not yet
+   * validated for real, is invalid.
+   */
+  private dry: Map<number, boolean> | undefined;
 
   constructor(
     loadedRecords: readonly StoredEntryRecord[],
@@ -136,7 +144,32 @@ export class EntryTable {
    * Appended entries are validated before they are written, so they are never invalid.
    */
   isInvalid(index: number): boolean {
-    return index < this.loadedCount && this.checked[index] === 2;
+    return index < this.loadedCount && (this.checked[index] === 2 || this.dry?.get(index) === true);
+  }
+
+  /**
+   * Runs `scan` as a dry scan: {@link EntryTable.entry} of a loaded entry throws
+   * {@link EntryNotFetched} when the backend does not hold its line (`hasEntry`), and otherwise reads
+   * it without a trace: no validation counted, no problem reported, no line marked corrupt (a line
+   * that does not parse throws the backend's error). What reads return afterwards is unchanged. Used
+   * by the prefetch to find what the projection will read (`nextProjectionFetch`).
+   */
+  dryScan<T>(scan: () => T): T {
+    this.dry = new Map();
+    try {
+      return scan();
+    } finally {
+      this.dry = undefined;
+    }
+  }
+
+  private dryEntry(index: number): SessionEntry {
+    if (this.backend.hasEntry?.(index) === false) throw new EntryNotFetched(index);
+    const entry = this.read(index);
+    if (this.checked[index] === 0 && !this.dry?.has(index)) {
+      this.dry?.set(index, findEntryProblem(entry) !== undefined);
+    }
+    return entry as unknown as SessionEntry;
   }
 
   /** True when the line of loaded entry `index` was found corrupt when it was read. */
@@ -187,6 +220,7 @@ export class EntryTable {
     if (index >= this.loadedCount) return this.appended[index - this.loadedCount] as SessionEntry;
     const pinned = this.pinned.get(index);
     if (pinned) return pinned;
+    if (this.dry !== undefined) return this.dryEntry(index);
     const known = this.corrupt?.has(index) === true;
     let entry: Record<string, unknown>;
     try {

@@ -63,6 +63,7 @@ export function loadSession(
     const table = new EntryTable(result.records, (index) => storage.readEntry(index), onProblem, {
       ...(result.parentIndex ? { parentIndex: result.parentIndex } : {}),
       ...(storage.indexOfId ? { indexOfId: (id: string) => storage.indexOfId?.(id) } : {}),
+      ...(storage.hasEntry ? { hasEntry: (index: number) => storage.hasEntry?.(index) !== false } : {}),
     });
     return {
       header: result.header as unknown as SessionHeader,

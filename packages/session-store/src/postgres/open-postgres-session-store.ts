@@ -4,10 +4,16 @@ import { defaultCreateStorage } from "../default-create-storage";
 import { SessionStore } from "../session-store";
 import type { SessionStoreOptions } from "../session-store-options";
 import { type SessionLockHolder, SessionStorageError } from "../storage/session-storage-error";
+import { createLineFetcher } from "./internal/line-fetcher";
 import { connectClient, describeSession, readFailed, schemaOf } from "./internal/pg-connect";
 import { PgLineWriter } from "./internal/pg-line-writer";
 import { createPostgresStorage } from "./internal/postgres-storage";
-import { readSessionRows, rowsAreClean, sessionTextOf } from "./internal/read-session-text";
+import {
+  readSessionRecords,
+  readSessionRows,
+  rowsAreClean,
+  sessionTextOf,
+} from "./internal/read-session-text";
 import type { PostgresTarget } from "./postgres-target";
 
 /** Options of {@link openPostgresSessionStore}. */
@@ -21,8 +27,11 @@ export interface PostgresSessionStoreOptions extends Omit<SessionStoreOptions, "
 
 /**
  * Opens session `sessionId` in the PostgreSQL database of `target` and returns a {@link SessionStore}
- * over it. The committed lines are read with one query and kept as light records; entries are parsed
- * when the store needs them. Appends are visible at once and durable once `await store.flush()`
+ * over it. Opening reads the light records of every line with one query (no line text), then fetches
+ * the lines that the projection of the leaf, the labels and the session name need, in a few batched
+ * queries (`SessionStore.prefetchProjection`); any other entry is read when the store first needs one
+ * (one blocking query for every line not held yet, on a worker thread; see docs/postgres.md).
+ * Sessions with blank, corrupt or torn lines, or of version 1 or 2, are read whole. Appends are visible at once and durable once `await store.flush()`
  * resolves (see docs/postgres.md for the contract). With `mode: "write"` the store holds the writer
  * lock on its own connection until `close()`.
  *
@@ -47,27 +56,32 @@ export async function openPostgresSessionStore(
   let writer: PgLineWriter | undefined;
   try {
     if (mode === "write") await takeWriterLock(client, schema, sessionId, location);
-    const read = await readSessionRows(client, schema, sessionId, location);
-    if (read === undefined && mode === "read") {
+    const records = await readSessionRecords(client, schema, sessionId, location);
+    if (records === undefined && mode === "read") {
       throw new SessionStorageError("SESSION_NOT_FOUND", `${location}: no such session.`, { path: location });
     }
+    const clean = records === undefined || rowsAreClean(records);
+    // A session with blank, corrupt or torn lines, or of version 1 or 2, goes through the scanner.
+    const text = clean ? undefined : await readSessionRows(client, schema, sessionId, location);
     if (mode === "write") writer = new PgLineWriter(client, schema, sessionId, location);
-    else await client.end();
-    const source =
-      read === undefined
-        ? { rows: [] }
-        : rowsAreClean(read)
-          ? { rows: read.rows }
-          : { text: sessionTextOf(read) };
-    const storage = createPostgresStorage(source, location, writer);
+    const fetcher = clean
+      ? createLineFetcher(target, schema, sessionId, location, mode === "read" ? client : undefined)
+      : undefined;
+    if (mode === "read" && !clean) await client.end();
+    const source = text !== undefined ? { text: sessionTextOf(text) } : { rows: records?.rows ?? [] };
+    const storage = createPostgresStorage(source, location, writer, fetcher);
+    let store: SessionStore | undefined;
     try {
-      return new SessionStore(storage, {
+      store = new SessionStore(storage, {
         ...options,
         sessionId,
         createStorage: options.createStorage ?? defaultCreateStorage(),
       });
+      await store.prefetchProjection();
+      return store;
     } catch (error) {
-      storage.close();
+      if (store !== undefined) store.close();
+      else storage.close();
       throw error;
     }
   } catch (error) {
@@ -75,10 +89,6 @@ export async function openPostgresSessionStore(
     throw error;
   }
 }
-
-/** How often, and how far apart, a refused writer looks for the holder's own record. */
-const HOLDER_READ_ATTEMPTS = 50;
-const HOLDER_READ_INTERVAL_MS = 20;
 
 async function takeWriterLock(
   client: Client,
@@ -108,22 +118,26 @@ async function takeWriterLock(
     );
     return;
   }
-  // The winner takes the lock, then records who it is: until that row is written (a few ms, longer
-  // on a loaded machine) the holder is known only by its backend pid, so look again for a while.
-  let found: { pid: number; writer: Record<string, unknown> | null } | undefined;
-  let same = false;
-  for (let attempt = 0; attempt < HOLDER_READ_ATTEMPTS && !same; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, HOLDER_READ_INTERVAL_MS));
-    const holder = await client.query<{ pid: number; writer: Record<string, unknown> | null }>(
-      `SELECT l.pid, s.writer FROM pg_locks l, ${s}.sessions s
+  const readHolder = async () =>
+    (
+      await client.query<{ pid: number; writer: Record<string, unknown> | null }>(
+        `SELECT l.pid, s.writer FROM pg_locks l, ${s}.sessions s
 WHERE l.locktype = 'advisory' AND l.granted AND l.classid = hashtext($1)::oid AND l.objid = $2::oid AND l.objsubid = 2 AND s.id = $3`,
-      [schema.name, key, sessionId],
-    );
-    found = holder.rows[0];
-    if (found === undefined) break;
-    same = found.writer !== null && found.writer !== undefined && found.writer.backendPid === found.pid;
+        [schema.name, key, sessionId],
+      )
+    ).rows[0];
+  let found = await readHolder();
+  // The holder records itself right after taking the lock: give that write a moment to commit.
+  for (
+    let attempt = 0;
+    attempt < 25 && found !== undefined && found.writer?.backendPid !== found.pid;
+    attempt++
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    found = await readHolder();
   }
-  const written = found?.writer;
+  const written = found?.writer?.backendPid === found?.pid ? found?.writer : undefined;
+  const same = written !== undefined && written !== null;
   const lockHolder: SessionLockHolder = {
     pid: same ? Number(written?.pid) : 0,
     hostname: same ? String(written?.hostname) : "unknown",

@@ -129,6 +129,20 @@ export interface SessionStorage {
    * the acknowledgement. See docs/postgres.md.
    */
   flush?(): Promise<void>;
+  /**
+   * Optional, the asynchronous read seam (network backends, which `load` only gives the records):
+   * whether `readEntry(index)` can answer from memory now, without a query.
+   */
+  hasEntry?(index: number): boolean;
+  /**
+   * Optional, the asynchronous read seam: reads the entries at `indices` (in `records` order) that are
+   * not held yet, in as few round trips as the backend can (the PostgreSQL backend: one query), so
+   * that `readEntry` answers them from memory. Rejects with a typed error (`SESSION_READ_FAILED`).
+   * `readEntry` of an entry not fetched still works, by a backend-specific synchronous fallback (the
+   * PostgreSQL backend blocks for one query reading every line not held yet). The store calls it
+   * through `SessionStore.prefetchProjection()`. Backends that hold every line omit both members.
+   */
+  fetchEntries?(indices: readonly number[]): Promise<void>;
   /** Flushes pending writes and releases locks. Idempotent. */
   close(): void;
 }

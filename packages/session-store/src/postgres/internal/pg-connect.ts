@@ -1,5 +1,5 @@
 import { hostname, userInfo } from "node:os";
-import type { Client } from "pg";
+import type { Client, ClientConfig } from "pg";
 import { SessionStorageError } from "../../storage/session-storage-error";
 import { DEFAULT_POSTGRES_SCHEMA, type PostgresTarget } from "../postgres-target";
 
@@ -53,12 +53,7 @@ export async function connectClient(target: PostgresTarget, role: string): Promi
       { cause: error },
     );
   }
-  const client = new pg.Client({
-    ...target.clientConfig,
-    connectionString: withDefaultUser(target.connectionString),
-    application_name: `arbor-${role} ${hostname()} pid ${process.pid}`.slice(0, 63),
-    keepAlive: true,
-  });
+  const client = new pg.Client(clientConfigOf(target, role));
   // A connection error with no query running would otherwise be an unhandled 'error' event.
   client.on("error", () => {});
   try {
@@ -72,6 +67,16 @@ export async function connectClient(target: PostgresTarget, role: string): Promi
     );
   }
   return client;
+}
+
+/** The `pg` client configuration of `target` for a connection doing `role` (named in `pg_stat_activity`). */
+export function clientConfigOf(target: PostgresTarget, role: string): ClientConfig {
+  return {
+    ...target.clientConfig,
+    connectionString: withDefaultUser(target.connectionString),
+    application_name: `arbor-${role} ${hostname()} pid ${process.pid}`.slice(0, 63),
+    keepAlive: true,
+  };
 }
 
 /**

@@ -2,7 +2,9 @@ import { createMemoryStorage } from "../../storage/create-memory-storage";
 import { serializeEntries } from "../../storage/internal/serialize-entries";
 import type { SessionStorage, StorageLoadResult } from "../../storage/session-storage";
 import { SessionStorageError } from "../../storage/session-storage-error";
+import type { LineFetcher } from "./line-fetcher";
 import type { LineRow, PgLineWriter } from "./pg-line-writer";
+import type { RecordRow } from "./read-session-text";
 import { createRowStorage, type LineStore } from "./row-storage";
 
 /** The in-memory backend as a {@link LineStore} (the scanner reports blank, corrupt and torn lines). */
@@ -13,6 +15,8 @@ function textStore(text: string, location: string): LineStore {
     readEntry: (index) => memory.readEntry(index),
     lineOf: (index) => memory.lineOf(index),
     indexOfId: (id) => memory.indexOfId(id),
+    hasEntry: () => true,
+    fetchEntries: async () => {},
     append: (entries) => memory.append(entries),
     rewrite: (header, entries) => {
       memory.rewrite(header, entries);
@@ -37,19 +41,26 @@ export interface PostgresSessionStorage extends SessionStorage {
   lineOf(index: number): number | undefined;
   /** Index of the last entry with this id. */
   indexOfId(id: string): number | undefined;
+  /** Whether entry `index`'s line is held in memory (`readEntry` needs no query). */
+  hasEntry(index: number): boolean;
+  /** The asynchronous read seam: reads the lines of these entries not held yet, with one query. */
+  fetchEntries(indices: readonly number[]): Promise<void>;
 }
 
 /**
- * The session's committed text, held and read like the in-memory backend (same scanner, same record
- * table, lines parsed on demand), with writes handed to `writer` (absent when opened to read).
+ * The session's committed lines, held and read like the in-memory backend (same record table, lines
+ * parsed on demand), with writes handed to `writer` (absent when opened to read). From `rows`, lines
+ * the rows lack are read through `fetcher` (see `createRowStorage`); from `text`, everything is held
+ * (the in-memory backend's scanner reports blank, corrupt and torn lines).
  */
 export function createPostgresStorage(
-  source: { text: string } | { rows: LineRow[] },
+  source: { text: string } | { rows: RecordRow[] },
   location: string,
   writer: PgLineWriter | undefined,
+  fetcher?: LineFetcher,
 ): PostgresSessionStorage {
   const memory: LineStore =
-    "rows" in source ? createRowStorage(source.rows, location) : textStore(source.text, location);
+    "rows" in source ? createRowStorage(source.rows, location, fetcher) : textStore(source.text, location);
   let lineCount =
     "rows" in source
       ? source.rows.length
@@ -118,6 +129,8 @@ export function createPostgresStorage(
     readEntry: (index) => memory.readEntry(index),
     lineOf: (index) => memory.lineOf(index),
     indexOfId: (id) => memory.indexOfId(id),
+    hasEntry: (index) => memory.hasEntry(index),
+    fetchEntries: (indices) => memory.fetchEntries(indices),
     append(entries) {
       const target = requireWriter();
       if (entries.length === 0) return;

@@ -3,12 +3,15 @@ import { readFailed } from "./pg-connect";
 import type { LineRow } from "./pg-line-writer";
 
 /** A session's rows as read back, in file order. */
-export interface SessionRows {
-  rows: LineRow[];
+export interface SessionRows<Row extends { kind: LineRow["kind"] } = LineRow> {
+  rows: Row[];
   endsWithNewline: boolean;
   /** The header's `version` as recorded at import or first write (`null` when it had none). */
   version: number | null;
 }
+
+/** A row's light record, with its line only when it was read (the header's always is). */
+export type RecordRow = Omit<LineRow, "line"> & { line: string | undefined };
 
 /**
  * Every line of a session with its light record, in file order, with one query; `undefined` when
@@ -20,6 +23,31 @@ export async function readSessionRows(
   sessionId: string,
   location: string,
 ): Promise<SessionRows | undefined> {
+  return (await queryRows(client, schema, sessionId, location, true)) as SessionRows | undefined;
+}
+
+/**
+ * The light records of every line of a session (seq, kind, entry id, parent id, type, role), in file
+ * order, with one query that carries the text of the header line only; `undefined` as
+ * {@link readSessionRows}.
+ */
+export async function readSessionRecords(
+  client: Client,
+  schema: { sql: string },
+  sessionId: string,
+  location: string,
+): Promise<SessionRows<RecordRow> | undefined> {
+  return queryRows(client, schema, sessionId, location, false);
+}
+
+async function queryRows(
+  client: Client,
+  schema: { sql: string },
+  sessionId: string,
+  location: string,
+  withLines: boolean,
+): Promise<SessionRows<RecordRow> | undefined> {
+  const line = withLines ? "line" : "CASE WHEN kind = 'header' THEN line END AS line";
   try {
     const [session, lines] = await Promise.all([
       client.query<{ ends: boolean; version: number | null }>(
@@ -33,23 +61,23 @@ export async function readSessionRows(
         parent_id: string | null;
         type: string | null;
         role: string | null;
-        line: string;
+        line: string | null;
       }>(
-        `SELECT seq, kind, entry_id, parent_id, type, role, line FROM ${schema.sql}.session_lines WHERE session_id = $1 ORDER BY seq`,
+        `SELECT seq, kind, entry_id, parent_id, type, role, ${line} FROM ${schema.sql}.session_lines WHERE session_id = $1 ORDER BY seq`,
         [sessionId],
       ),
     ]);
     const row = session.rows[0];
     if (row === undefined || lines.rows.length === 0) return undefined;
     return {
-      rows: lines.rows.map((line) => ({
-        seq: line.seq,
-        kind: line.kind,
-        entryId: line.entry_id,
-        parentId: line.parent_id,
-        type: line.type,
-        role: line.role,
-        line: line.line,
+      rows: lines.rows.map((found) => ({
+        seq: found.seq,
+        kind: found.kind,
+        entryId: found.entry_id,
+        parentId: found.parent_id,
+        type: found.type,
+        role: found.role,
+        line: found.line ?? undefined,
       })),
       endsWithNewline: row.ends,
       version: row.version,
@@ -70,7 +98,7 @@ export function sessionTextOf(rows: SessionRows): string {
  * session whose first line is the header and every other line an entry (no blank, corrupt or torn
  * line, which only the scanner reports the way the file backend does).
  */
-export function rowsAreClean(rows: SessionRows): boolean {
+export function rowsAreClean(rows: SessionRows<{ kind: LineRow["kind"] }>): boolean {
   if (!rows.endsWithNewline || rows.version === null || rows.version < 3) return false;
   if (rows.rows[0]?.kind !== "header") return false;
   for (let i = 1; i < rows.rows.length; i++) {

@@ -1,7 +1,9 @@
 import { RecordTable } from "../../storage/internal/record-table";
 import type { StorageLoadResult, StoredEntryRecord } from "../../storage/session-storage";
 import { SessionStorageError } from "../../storage/session-storage-error";
+import type { LineFetcher } from "./line-fetcher";
 import type { LineRow } from "./pg-line-writer";
+import type { RecordRow } from "./read-session-text";
 
 /** The in-memory side of the PostgreSQL backend: what `createMemoryStorage` does, fed by rows. */
 export interface LineStore {
@@ -9,6 +11,10 @@ export interface LineStore {
   readEntry(index: number): Record<string, unknown>;
   lineOf(index: number): number | undefined;
   indexOfId(id: string): number | undefined;
+  /** Whether the line of entry `index` is held (no query needed to read it). */
+  hasEntry(index: number): boolean;
+  /** Reads the lines of these entries that are not held yet, with one query. */
+  fetchEntries(indices: readonly number[]): Promise<void>;
   /** Adds the rows of entries already checked and serialized (`rows`). */
   append(entries: readonly Record<string, unknown>[], rows: readonly LineRow[]): void;
   rewrite(
@@ -20,7 +26,7 @@ export interface LineStore {
 }
 
 /** The light record of an entry row (as the line scanner would have extracted it from the line). */
-function recordOf(row: LineRow): StoredEntryRecord {
+function recordOf(row: RecordRow): StoredEntryRecord {
   const record: StoredEntryRecord = {
     id: row.entryId ?? undefined,
     parentId: row.kind === "entry-without-parent" ? undefined : row.parentId,
@@ -35,26 +41,60 @@ function recordOf(row: LineRow): StoredEntryRecord {
  * come from the `session_lines` columns); an entry's line is parsed when the store reads it. Used
  * for version-3 sessions whose lines are a header then entries (no blank, corrupt or torn line);
  * others go through the in-memory backend's scanner, which reports those lines.
+ *
+ * Rows may come without their line (`line: undefined`, read with `readSessionRecords`): `fetcher`
+ * then reads lines on demand. `fetchEntries` is the asynchronous way (the store's prefetch of what
+ * the projection needs); a `readEntry` of a line not held reads every line not held yet in one
+ * blocking query, so that at most one such wait happens per store.
  */
-export function createRowStorage(rows: readonly LineRow[], name: string): LineStore {
-  let lines: string[] = rows.map((row) => row.line);
+export function createRowStorage(rows: readonly RecordRow[], name: string, fetcher?: LineFetcher): LineStore {
+  let lines: Array<string | undefined> = [];
+  let seqs: number[] = [];
   let recordLines: number[] = [];
   let table = new RecordTable(Math.max(1024, rows.length));
   let header: Record<string, unknown> | undefined;
-  const add = (row: LineRow) => {
+  const add = (row: RecordRow) => {
     lines.push(row.line);
+    seqs.push(row.seq);
     if (row.kind === "header") {
-      header = JSON.parse(row.line) as Record<string, unknown>;
+      header = JSON.parse(row.line as string) as Record<string, unknown>;
       return;
     }
     recordLines.push(lines.length - 1);
     table.push(recordOf(row), 0, 0, lines.length);
   };
+  const store = (found: Map<number, string>, lineIndices: readonly number[]) => {
+    for (const lineIndex of lineIndices) lines[lineIndex] = found.get(seqs[lineIndex] as number);
+  };
+  const missingLines = (indices: Iterable<number>): number[] => {
+    const missing: number[] = [];
+    for (const index of indices) {
+      const lineIndex = recordLines[index];
+      if (lineIndex !== undefined && lines[lineIndex] === undefined) missing.push(lineIndex);
+    }
+    return missing;
+  };
+  const lineAt = (lineIndex: number): string => {
+    const held = lines[lineIndex];
+    if (held !== undefined) return held;
+    if (fetcher === undefined) {
+      throw new SessionStorageError("SESSION_READ_FAILED", `${name}: line ${lineIndex + 1} was not read.`, {
+        path: name,
+      });
+    }
+    const missing = missingLines(recordLines.keys());
+    store(fetcher.fetchBlocking(missing.map((at) => seqs[at] as number)), missing);
+    const line = lines[lineIndex];
+    if (line === undefined)
+      throw new Error(`Internal error: line ${lineIndex + 1} of ${name} was not fetched`);
+    return line;
+  };
   return {
     load() {
-      const initial = lines;
+      const initial = rows;
       lines = [];
-      for (const [seq, row] of rows.entries()) add({ ...row, line: initial[seq] as string });
+      seqs = [];
+      for (const row of initial) add(row);
       table.settleParents();
       return { header, records: table.records.slice(), issues: [], parentIndex: table.parentIndex() };
     },
@@ -67,8 +107,9 @@ export function createRowStorage(rows: readonly LineRow[], name: string): LineSt
           { path: name },
         );
       }
+      const line = lineAt(lineIndex);
       try {
-        return JSON.parse(lines[lineIndex] as string) as Record<string, unknown>;
+        return JSON.parse(line) as Record<string, unknown>;
       } catch (error) {
         throw new SessionStorageError(
           "SESSION_LINE_CORRUPT",
@@ -85,15 +126,27 @@ export function createRowStorage(rows: readonly LineRow[], name: string): LineSt
       const index = table.indexOfId(id);
       return index < 0 ? undefined : index;
     },
+    hasEntry: (index) => {
+      const lineIndex = recordLines[index];
+      return lineIndex !== undefined && lines[lineIndex] !== undefined;
+    },
+    async fetchEntries(indices) {
+      const missing = [...new Set(missingLines(indices))];
+      if (missing.length === 0 || fetcher === undefined) return;
+      store(await fetcher.fetch(missing.map((at) => seqs[at] as number)), missing);
+    },
     append(_entries, newRows) {
       for (const row of newRows) add(row);
     },
     rewrite(_header, _entries, newRows) {
       lines = [];
+      seqs = [];
       recordLines = [];
       table = new RecordTable();
       for (const row of newRows) add(row);
     },
-    close() {},
+    close() {
+      fetcher?.close();
+    },
   };
 }
