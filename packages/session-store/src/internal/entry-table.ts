@@ -55,7 +55,7 @@ export class EntryTable {
   /** Per loaded entry: 0 not yet validated, 1 valid, 2 invalid. */
   private readonly checked: Uint8Array;
   /** Entries held by the projection cache, so repeated reads return the same objects. */
-  private readonly pinned = new Map<number, SessionEntry>();
+  private pinned: ReadonlyMap<number, SessionEntry> = new Map();
   /** Loaded entries whose line turned out not to parse when first read: left out from then on. */
   private corrupt: Set<number> | undefined;
   /** Loaded entries validated so far (`checked` not 0). */
@@ -240,10 +240,13 @@ export class EntryTable {
     return entry as unknown as SessionEntry;
   }
 
-  /** Keeps these materialized entries for reuse; drops earlier pins. */
+  /**
+   * Keeps these materialized entries for reuse; drops earlier pins. Takes the map as it is (no copy):
+   * the caller must not change it afterwards. Entries appended in this process in it are never looked
+   * up there.
+   */
   pin(entries: ReadonlyMap<number, SessionEntry>): void {
-    this.pinned.clear();
-    for (const [index, entry] of entries) if (index < this.loadedCount) this.pinned.set(index, entry);
+    this.pinned = entries;
   }
 
   /** Adds an entry appended in this process; returns its index. */
