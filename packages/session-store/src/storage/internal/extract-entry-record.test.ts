@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { header, tempDir } from "../__fixtures__/storage-fixtures";
 import { recordFromEntry, scanEntryRecord } from "./extract-entry-record";
 import { LineScanner } from "./line-scanner";
+import { matchEntryRecord } from "./match-entry-record";
 import { RecordTable } from "./record-table";
 import { scanSessionFile } from "./scan-session-file";
 import { nodeStorageFs } from "./storage-fs";
@@ -50,14 +51,17 @@ const TRICKY_LINES: string[] = [
   `{"type":"message","id":"h1","parentId":"a1","timestamp":"t","message":{"role":"toolResult","content":[{"type":"text","text":"${big}"}]}}`,
 ];
 
-describe("scanEntryRecord", () => {
+describe.each([
+  ["scanEntryRecord (byte loop)", scanEntryRecord],
+  ["matchEntryRecord (regular expression)", matchEntryRecord],
+])("%s", (_name, extract) => {
   it("returns either nothing (fallback) or exactly what JSON.parse gives, for every tricky line", () => {
     let fast = 0;
     for (const line of TRICKY_LINES) {
       const buf = Buffer.from(line, "utf8");
       let end = buf.length;
       while (end > 0 && (buf[end - 1] === 0x0d || buf[end - 1] === 0x20)) end--;
-      const record = scanEntryRecord(buf, 0, end);
+      const record = extract(buf, 0, end);
       if (record) {
         fast++;
         expect(record, line.slice(0, 80)).toEqual(recordFromEntry(JSON.parse(line)));
@@ -67,18 +71,30 @@ describe("scanEntryRecord", () => {
     expect(fast).toBeGreaterThanOrEqual(10);
   });
 
+  it("agrees with the other fast path (the regular expression leaves ids of thousands of characters to JSON.parse)", () => {
+    for (const line of TRICKY_LINES) {
+      const buf = Buffer.from(line, "utf8");
+      let end = buf.length;
+      while (end > 0 && (buf[end - 1] === 0x0d || buf[end - 1] === 0x20)) end--;
+      const record = extract(buf, 0, end);
+      if (record !== undefined || end < 4096) {
+        expect(record, line.slice(0, 80)).toEqual(scanEntryRecord(buf, 0, end));
+      }
+    }
+  });
+
   it("refuses lines whose extracted strings would need unescaping", () => {
     const line = Buffer.from(
       '{"type":"message","id":"a\\"3","parentId":null,"timestamp":"t","message":{"role":"user"}}',
     );
-    expect(scanEntryRecord(line, 0, line.length)).toBeUndefined();
+    expect(extract(line, 0, line.length)).toBeUndefined();
   });
 
   it("refuses a line that does not end with a closing brace (torn after a valid prefix)", () => {
     const line = Buffer.from(
       '{"type":"message","id":"a1","parentId":null,"timestamp":"t","message":{"role":"user","con',
     );
-    expect(scanEntryRecord(line, 0, line.length)).toBeUndefined();
+    expect(extract(line, 0, line.length)).toBeUndefined();
   });
 });
 
@@ -89,9 +105,15 @@ describe("the load-time scan", () => {
       const path = tmp.file();
       writeFileSync(path, `${JSON.stringify(header())}\n${TRICKY_LINES.join("\n")}\n`);
       const expected = TRICKY_LINES.map((line) => recordFromEntry(JSON.parse(line)));
-      for (const chunk of [64, 4096, 8 * 1024 * 1024]) {
+      for (const [chunk, small] of [
+        [64, false],
+        [4096, false],
+        [8 * 1024 * 1024, false],
+        [64, true],
+        [8 * 1024 * 1024, true],
+      ] as const) {
         const table = new RecordTable();
-        const scanner = new LineScanner(path, table);
+        const scanner = new LineScanner(path, table, { small });
         const fd = openSync(path, "r");
         try {
           const size = nodeStorageFs.fstatSync(fd).size;
@@ -135,12 +157,14 @@ describe("the load-time scan", () => {
       lines.push(JSON.stringify(Object.fromEntries(fields)));
     }
     const buf = Buffer.from(`${JSON.stringify(header())}\n${lines.join("\n")}\n`);
-    const table = new RecordTable();
-    const scanner = new LineScanner("random.jsonl", table);
-    expect(scanner.scanChunk(buf, buf.length, 0)).toBe(buf.length);
-    expect(scanner.issues).toEqual([]);
-    expect(table.records).toEqual(lines.map((line) => recordFromEntry(JSON.parse(line))));
-    expect(scanner.counters.fastPathLines).toBeGreaterThan(100);
-    expect(scanner.counters.parsedLines).toBeGreaterThan(50);
+    for (const small of [false, true]) {
+      const table = new RecordTable();
+      const scanner = new LineScanner("random.jsonl", table, { small });
+      expect(scanner.scanChunk(buf, buf.length, 0)).toBe(buf.length);
+      expect(scanner.issues).toEqual([]);
+      expect(table.records).toEqual(lines.map((line) => recordFromEntry(JSON.parse(line))));
+      expect(scanner.counters.fastPathLines).toBeGreaterThan(100);
+      expect(scanner.counters.parsedLines).toBeGreaterThan(50);
+    }
   });
 });

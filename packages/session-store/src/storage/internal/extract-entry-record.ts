@@ -9,54 +9,99 @@ import type { StoredEntryRecord } from "../session-storage";
  * plain printable ASCII without a backslash, so the bytes decode to the same string JSON.parse would
  * give. Anything else (other key orders such as custom_message, escapes, non-ASCII, whitespace, v1
  * entries without ids) falls back to JSON.parse of that one line.
- *
- * The match is one regular expression over the line's first bytes decoded as latin1 (one character
- * per byte, so string offsets are byte offsets): the regular expression engine compiles to machine
- * code at once, where a byte loop in JavaScript runs interpreted for the first thousand lines of a
- * process (that cold start was most of the open time of a small session).
  */
 
-/** Printable ASCII without the quote and the backslash: bytes whose latin1 decoding is what JSON.parse gives. */
-const PLAIN = "[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]*";
-/** Groups: 1 type, 2 id, 3 parentId (absent for null), 4 role (absent without the timestamp and role). */
-const ENTRY_START = new RegExp(
-  `^\\{"type":"(${PLAIN})","id":"(${PLAIN})","parentId":(?:null|"(${PLAIN})")(?:,"timestamp":"${PLAIN}","message":\\{"role":"(${PLAIN})"|[,}])`,
-);
-/**
- * Bytes decoded per line: the keys above with pi's 8-character ids take about 125. A line whose
- * start does not match within them is tried once more with up to {@link LONG_HEAD_BYTES} (long ids).
- */
-const HEAD_BYTES = 192;
-const LONG_HEAD_BYTES = 4096;
+const TYPE_PREFIX = bytes('{"type":"');
+const ID_KEY = bytes('","id":"');
+const PARENT_KEY = bytes('","parentId":');
+const TIMESTAMP_KEY = bytes(',"timestamp":"');
+const ROLE_KEY = bytes('","message":{"role":"');
+const NULL = bytes("null");
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 const CLOSE_BRACE = 0x7d;
-/** Where the type starts in a match, and the id after the type: `{"type":"` + type + `","id":"`. */
-const TYPE_OFFSET = '{"type":"'.length;
-const ID_OFFSET = TYPE_OFFSET + '","id":"'.length;
-/** V8 keeps a substring of at least this many characters as a view of its parent string. */
-const SLICE_MIN = 13;
 
 const interned = new Map<string, string>();
 const INTERN_LIMIT = 4096;
 
-/**
- * Shares one string instance per distinct `type`/`role` value (bounded). `at`: where `value` was cut
- * from `buf` (a match of the fast path), so that the kept string is a copy that does not keep the
- * line's head alive.
- */
-function intern(value: string, buf?: Buffer, at = 0): string {
+/** Small cache of `type`/`role` values by their bytes, so a known value costs no new string. */
+const byBytes: { bytes: Uint8Array; value: string }[][] = [];
+const BYTES_CACHE_LIMIT = 64;
+let bytesCached = 0;
+
+function bytes(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+/** Shares one string instance per distinct `type`/`role` value (bounded). */
+function intern(value: string): string {
   const known = interned.get(value);
   if (known !== undefined) return known;
-  const kept = buf === undefined ? value : own(value, buf, at);
-  if (interned.size < INTERN_LIMIT) interned.set(kept, kept);
-  return kept;
+  if (interned.size < INTERN_LIMIT) interned.set(value, value);
+  return value;
+}
+
+function matchesAt(buf: Uint8Array, pos: number, pattern: Uint8Array, end: number): boolean {
+  if (pos + pattern.length > end) return false;
+  for (let i = 0; i < pattern.length; i++) if (buf[pos + i] !== pattern[i]) return false;
+  return true;
+}
+
+/** Index of the closing quote of a plain ASCII string starting at `pos`, or -1 if it needs JSON.parse. */
+function plainStringEnd(buf: Uint8Array, pos: number, end: number): number {
+  for (let i = pos; i < end; i++) {
+    const c = buf[i] as number;
+    if (c === QUOTE) return i;
+    if (c === BACKSLASH || c < 0x20 || c > 0x7e) return -1;
+  }
+  return -1;
+}
+
+function ascii(buf: Buffer, start: number, end: number): string {
+  return buf.toString("latin1", start, end);
+}
+
+/** The string of the plain-ASCII bytes `buf[start, end)`, shared with earlier identical values. */
+function cachedAscii(buf: Buffer, start: number, end: number): string {
+  const length = end - start;
+  const bucket = byBytes[length];
+  if (bucket !== undefined) {
+    for (const candidate of bucket) {
+      const bytes = candidate.bytes;
+      let same = true;
+      for (let i = 0; i < length; i++) {
+        if (bytes[i] !== buf[start + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return candidate.value;
+    }
+  }
+  const value = intern(ascii(buf, start, end));
+  if (bytesCached < BYTES_CACHE_LIMIT) {
+    bytesCached++;
+    const entry = { bytes: Uint8Array.from(buf.subarray(start, end)), value };
+    if (bucket === undefined) byBytes[length] = [entry];
+    else bucket.push(entry);
+  }
+  return value;
 }
 
 /**
- * The id of the previous fast-scanned line, so that a `parentId` equal to it (the common case: a
- * linear chain) reuses the same string instead of keeping another.
+ * The id of the previous fast-scanned line and where its bytes are, so that a `parentId` equal to it
+ * (the common case: a linear chain) reuses the same string instead of allocating another.
  */
 export interface PreviousId {
+  buf: Buffer | undefined;
+  start: number;
+  end: number;
   id: string | undefined;
+}
+
+function sameBytes(a: Buffer, aStart: number, b: Buffer, bStart: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (a[aStart + i] !== b[bStart + i]) return false;
+  return true;
 }
 
 /**
@@ -72,34 +117,55 @@ export function scanEntryRecord(
   previous?: PreviousId,
 ): StoredEntryRecord | undefined {
   if (end - start < 2 || buf[end - 1] !== CLOSE_BRACE) return undefined;
-  let match = ENTRY_START.exec(buf.toString("latin1", start, Math.min(end, start + HEAD_BYTES)));
-  if (match === null && end - start > HEAD_BYTES) {
-    match = ENTRY_START.exec(buf.toString("latin1", start, Math.min(end, start + LONG_HEAD_BYTES)));
+  if (!matchesAt(buf, start, TYPE_PREFIX, end)) return undefined;
+  const typeStart = start + TYPE_PREFIX.length;
+  const typeEnd = plainStringEnd(buf, typeStart, end);
+  if (typeEnd < 0 || !matchesAt(buf, typeEnd, ID_KEY, end)) return undefined;
+  const idStart = typeEnd + ID_KEY.length;
+  const idEnd = plainStringEnd(buf, idStart, end);
+  if (idEnd < 0 || !matchesAt(buf, idEnd, PARENT_KEY, end)) return undefined;
+  let pos = idEnd + PARENT_KEY.length;
+  let parentId: string | null;
+  if (matchesAt(buf, pos, NULL, end)) {
+    parentId = null;
+    pos += NULL.length;
+  } else if (buf[pos] === QUOTE) {
+    const parentEnd = plainStringEnd(buf, pos + 1, end);
+    if (parentEnd < 0) return undefined;
+    const length = parentEnd - pos - 1;
+    parentId =
+      previous?.buf !== undefined &&
+      previous.id !== undefined &&
+      previous.end - previous.start === length &&
+      sameBytes(buf, pos + 1, previous.buf, previous.start, length)
+        ? previous.id
+        : ascii(buf, pos + 1, parentEnd);
+    pos = parentEnd + 1;
+  } else {
+    return undefined;
   }
-  if (match === null) return undefined;
-  const type = intern(match[1] as string, buf, start + TYPE_OFFSET);
+  // The value must be followed by another key or the end of the object, as JSON.stringify writes it.
+  const after = buf[pos];
+  if (after !== 0x2c && after !== CLOSE_BRACE) return undefined;
+  const type = cachedAscii(buf, typeStart, typeEnd);
   let role: string | undefined;
   if (type === "message") {
-    const found = match[4];
-    if (found === undefined) return undefined;
-    // The match ends with the role and its closing quote.
-    role = intern(found, buf, start + match[0].length - 1 - found.length);
+    if (!matchesAt(buf, pos, TIMESTAMP_KEY, end)) return undefined;
+    const tsEnd = plainStringEnd(buf, pos + TIMESTAMP_KEY.length, end);
+    if (tsEnd < 0 || !matchesAt(buf, tsEnd, ROLE_KEY, end)) return undefined;
+    const roleStart = tsEnd + ROLE_KEY.length;
+    const roleEnd = plainStringEnd(buf, roleStart, end);
+    if (roleEnd < 0) return undefined;
+    role = cachedAscii(buf, roleStart, roleEnd);
   }
-  const idStart = start + ID_OFFSET + type.length;
-  const id = own(match[2] as string, buf, idStart);
-  let parentId: string | null = null;
-  const parent = match[3];
-  if (parent !== undefined) {
-    parentId =
-      previous?.id === parent ? previous.id : own(parent, buf, idStart + id.length + '","parentId":"'.length);
+  const id = ascii(buf, idStart, idEnd);
+  if (previous !== undefined) {
+    previous.buf = buf;
+    previous.start = idStart;
+    previous.end = idEnd;
+    previous.id = id;
   }
-  if (previous !== undefined) previous.id = id;
   return { id, parentId, type, role };
-}
-
-/** `value` (cut from the line's head at byte `at` of `buf`) as a string that does not keep the head alive. */
-function own(value: string, buf: Buffer, at: number): string {
-  return value.length < SLICE_MIN ? value : buf.toString("latin1", at, at + value.length);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { StorageLoadIssue, StoredEntryRecord } from "../session-storage";
 import { SessionStorageError } from "../session-storage-error";
 import { type PreviousId, recordFromEntry, scanEntryRecord } from "./extract-entry-record";
+import { matchEntryRecord } from "./match-entry-record";
 import type { RecordTable } from "./record-table";
 
 const NEWLINE = 0x0a;
@@ -27,16 +28,25 @@ export class LineScanner {
   lineNo: number;
   readonly issues: StorageLoadIssue[] = [];
   readonly counters: ScanCounters = { bytesScanned: 0, linesScanned: 0, fastPathLines: 0, parsedLines: 0 };
-  /** Id of the last fast-scanned line (cleared by a line that needed `JSON.parse`). */
-  private readonly previous: PreviousId = { id: undefined };
+  /** Last fast-scanned id (valid within the current chunk only). */
+  private readonly previous: PreviousId = { buf: undefined, start: 0, end: 0, id: undefined };
+  /** Records are found with `matchEntryRecord` (a small file, scanned once by code still cold). */
+  private readonly small: boolean;
 
+  /**
+   * `start`: where the scan resumes (after a sidecar index); `small`: the bytes to scan are few
+   * (see `SMALL_FILE_BYTES`), so each line's record is found with one regular expression
+   * (`matchEntryRecord`) rather than the byte loop that pays off once optimized (`scanEntryRecord`).
+   * Both give the same records.
+   */
   constructor(
     private readonly path: string,
     private readonly table: RecordTable,
-    start: { header?: Record<string, unknown>; lineNo?: number } = {},
+    start: { header?: Record<string, unknown>; lineNo?: number; small?: boolean } = {},
   ) {
     this.header = start.header;
     this.lineNo = start.lineNo ?? 0;
+    this.small = start.small ?? false;
   }
 
   /**
@@ -45,6 +55,7 @@ export class LineScanner {
    */
   scanChunk(buf: Buffer, length: number, fileOffset: number): number {
     const view = length === buf.length ? buf : buf.subarray(0, length);
+    this.previous.buf = undefined; // the bytes of the previous chunk are about to be overwritten
     let nul = view.indexOf(0);
     let lineStart = 0;
     for (;;) {
@@ -74,12 +85,14 @@ export class LineScanner {
     }
     let record: StoredEntryRecord | undefined = strict
       ? undefined
-      : scanEntryRecord(buf, start, last, this.previous);
+      : this.small
+        ? matchEntryRecord(buf, start, last, this.previous)
+        : scanEntryRecord(buf, start, last, this.previous);
     if (record) {
       this.counters.fastPathLines++;
     } else {
       this.counters.parsedLines++;
-      this.previous.id = undefined;
+      this.previous.buf = undefined;
       const parsed = parseLine(buf, start, last);
       if (!parsed.ok) {
         this.report(`is not valid JSON (${parsed.error})`, offset, end - start);

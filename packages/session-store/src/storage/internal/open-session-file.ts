@@ -28,7 +28,8 @@ export interface OpenedSessionFile {
 
 /**
  * A file up to this size, scanned in one read and ending with a newline, keeps the bytes of that
- * read for entry reads (one read per open instead of a second pass over the file).
+ * read for entry reads (one read per open instead of a second pass over the file); its lines are
+ * scanned with `matchEntryRecord`, which needs no warm-up (see `LineScanner`).
  */
 export const SMALL_FILE_BYTES = 4 * 1024 * 1024;
 
@@ -80,7 +81,7 @@ function scanOpenFile(
   options: { readOnly: boolean; indexPath: string | undefined },
 ): OpenedSessionFile {
   const file = fs.fstatSync(fd);
-  let scanner = new LineScanner(path, table);
+  let scanner = new LineScanner(path, table, { small: file.size <= SMALL_FILE_BYTES });
   let from = 0;
   let indexedEnd = -1;
   let indexRejectedReason: string | undefined;
@@ -89,7 +90,11 @@ function scanOpenFile(
     if (index.ok) {
       const d = index.data;
       table.adopt(d.records, d.columns);
-      scanner = new LineScanner(path, table, { header: d.header, lineNo: d.coveredLines });
+      scanner = new LineScanner(path, table, {
+        header: d.header,
+        lineNo: d.coveredLines,
+        small: file.size - d.coveredBytes <= SMALL_FILE_BYTES,
+      });
       scanner.issues.push(...d.issues);
       from = d.coveredBytes;
       indexedEnd = d.coveredBytes;
