@@ -2,7 +2,7 @@ import type { StorageLoadIssue } from "../session-storage";
 import { SessionStorageError } from "../session-storage-error";
 import { LineScanner } from "./line-scanner";
 import type { RecordTable } from "./record-table";
-import { scanSessionFile } from "./scan-session-file";
+import { CHUNK_BYTES, scanSessionFile } from "./scan-session-file";
 import { settleTornTail } from "./settle-torn-tail";
 import { readSidecarIndex } from "./sidecar-index";
 import { errnoCode, type StorageFs } from "./storage-fs";
@@ -102,9 +102,18 @@ function scanOpenFile(
       indexRejectedReason = index.reason;
     }
   }
-  // Entries take 0.5-3 KB: reserve for the dense end so that a big file does not regrow while scanning.
-  table.reserve(table.size + Math.ceil((file.size - from) / 768));
-  const scan = scanSessionFile(fs, fd, scanner, from, file.size, undefined, SMALL_FILE_BYTES);
+  // Entries take 0.5-3 KB. A file of one chunk is reserved for at the dense end; a larger one is
+  // sized after its first chunk from the lines found there (with a margin; tables grow if short), so
+  // that a big file neither regrows while scanning nor holds (and scatters its id lookups over) tables
+  // several times too large.
+  const remaining = file.size - from;
+  table.reserve(table.size + Math.ceil(Math.min(remaining, CHUNK_BYTES) / 768));
+  const scan = scanSessionFile(fs, fd, scanner, from, file.size, CHUNK_BYTES, () => {
+    const { bytesScanned, linesScanned } = scanner.counters;
+    if (bytesScanned <= 0 || bytesScanned >= remaining) return;
+    const expected = ((remaining - bytesScanned) / bytesScanned) * linesScanned * 1.25;
+    table.reserve(table.size + Math.ceil(expected));
+  }, SMALL_FILE_BYTES);
   scanner.requireHeader(scan.end > 0);
   const opened: OpenedSessionFile = {
     fd,

@@ -2,7 +2,7 @@ import type { LineScanner } from "./line-scanner";
 import { readFully, type StorageFs } from "./storage-fs";
 
 /** Default read size: large enough to amortize syscalls, small enough to stay off the heap's radar. */
-const CHUNK_BYTES = 8 * 1024 * 1024;
+export const CHUNK_BYTES = 8 * 1024 * 1024;
 
 /** Where a scan stopped. */
 export interface FileScanResult {
@@ -19,9 +19,10 @@ export interface FileScanResult {
 
 /**
  * Feeds the complete lines of `fd` between `from` and `size` to `scanner`, reading in large chunks and
- * never keeping more than one chunk (or one line, if a line is longer) in memory. A range of at most
- * `keepBytes` read in one go is handed back (`bytes`), so that a small session's entries can be read
- * from memory afterwards.
+ * never keeping more than one chunk (or one line, if a line is longer) in memory. `afterFirstChunk`
+ * is called once, after the lines of the first chunk were fed (to size tables from what they held).
+ * A range of at most `keepBytes` read in one go is handed back (`bytes`), so that a small session's
+ * entries can be read from memory afterwards.
  */
 export function scanSessionFile(
   fs: StorageFs,
@@ -30,6 +31,7 @@ export function scanSessionFile(
   from: number,
   size: number,
   chunkBytes = CHUNK_BYTES,
+  afterFirstChunk?: () => void,
   keepBytes = 0,
 ): FileScanResult {
   let buf = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(size - from, 1)));
@@ -47,6 +49,8 @@ export function scanSessionFile(
       continue;
     }
     pos += consumed;
+    afterFirstChunk?.();
+    afterFirstChunk = undefined;
     if (atEnd) break; // what is left has no newline: the tail
   }
   if (pos < size) return { end: pos, tail: { offset: pos, length: size - pos } };

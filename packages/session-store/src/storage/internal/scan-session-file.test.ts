@@ -1,0 +1,48 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { LineScanner } from "./line-scanner";
+import { RecordTable } from "./record-table";
+import { scanSessionFile } from "./scan-session-file";
+import { nodeStorageFs } from "./storage-fs";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-scan-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("scanSessionFile", () => {
+  it("calls afterFirstChunk once, after the first chunk's lines were fed, and feeds every line", () => {
+    const lines = [JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "t", cwd: "/w" })];
+    for (let i = 0; i < 200; i++) {
+      lines.push(
+        JSON.stringify({
+          type: "custom",
+          id: `e${i}`,
+          parentId: i === 0 ? null : `e${i - 1}`,
+          timestamp: "t",
+          customType: "x",
+        }),
+      );
+    }
+    const file = path.join(dir, "s.jsonl");
+    fs.writeFileSync(file, `${lines.join("\n")}\n`);
+    const table = new RecordTable();
+    const scanner = new LineScanner(file, table);
+    const seen: number[] = [];
+    const fd = fs.openSync(file, "r");
+    try {
+      const size = fs.fstatSync(fd).size;
+      const result = scanSessionFile(nodeStorageFs, fd, scanner, 0, size, 1024, () => {
+        seen.push(scanner.counters.linesScanned);
+      });
+      expect(result).toEqual({ end: size });
+    } finally {
+      fs.closeSync(fd);
+    }
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeGreaterThan(5);
+    expect(seen[0]).toBeLessThan(30); // about 1 KB of ~80-byte lines
+    expect(table.size).toBe(200);
+    expect(table.parentIndex()[199]).toBe(198);
+  });
+});
