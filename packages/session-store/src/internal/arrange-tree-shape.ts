@@ -24,10 +24,12 @@ export function arrangeTreeShape(
   const lastChild = new Int32Array(size).fill(NONE);
   const nextSibling = new Int32Array(size).fill(NONE);
   const rootIndices: number[] = [];
+  // Shared ids are found with a set of the ids seen: cheaper than a lookup per entry through the table.
+  const seen = new Set<string>();
   for (let index = 0; index < size; index++) {
     if (table.isHidden(index)) continue;
     const id = table.record(index).id;
-    if (id === undefined || table.indexOf(id) !== index) return undefined;
+    if (id === undefined || seen.size === seen.add(id).size) return undefined;
     const parent = table.parentOf(index);
     if (parent < 0 || parent === index || table.isHidden(parent)) {
       rootIndices.push(index);
