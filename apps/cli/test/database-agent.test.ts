@@ -4,14 +4,16 @@ import path from "node:path";
 import { startWireServer, type TestLlmServer, textReply } from "@arbor/providers/testing";
 import { openPostgresSessionStore, parsePostgresLocation } from "@arbor/session-store/postgres";
 import { cliDatabase, testPostgres } from "@arbor/test-postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertCliBuilt, REPO_ROOT } from "./helpers/cli-paths";
+import { PtySession } from "./helpers/pty-session";
 import { isolatedEnv, runCliProcess } from "./helpers/run-cli-process";
 
 /**
- * `arbor -p … --session postgresql://…#<id>` and `arbor compact <location>` through the built CLI:
- * separate processes continue one session in the database, a second writer is refused naming the
- * holder, and what was answered is durable (read back by a fresh process).
+ * `arbor -p … --session postgresql://…#<id>`, `arbor compact <location>` and the interactive
+ * `/resume <location>` (in a terminal) through the built CLI: separate processes continue one session
+ * in the database, a second writer is refused naming the holder, and what was answered is durable
+ * (read back by a fresh process).
  */
 const EXAMPLE = path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl");
 const db = await testPostgres();
@@ -20,6 +22,7 @@ const database = cliDatabase(db, "agent");
 let server: TestLlmServer;
 let dir: string;
 let env: NodeJS.ProcessEnv;
+let pty: PtySession | undefined;
 
 async function cli(...args: string[]) {
   return runCliProcess(args, { env, cwd: dir });
@@ -32,6 +35,7 @@ describe.skipIf(problem !== undefined)(
       assertCliBuilt();
       server = await startWireServer({ apiKey: "test-key" });
       dir = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-database-agent-"));
+      fs.mkdirSync(path.join(dir, "project"));
       env = isolatedEnv({
         HOME: dir,
         ARBOR_HOME: path.join(dir, "home"),
@@ -43,6 +47,10 @@ describe.skipIf(problem !== undefined)(
       const run = await cli("import", EXAMPLE, "--to", database.url);
       expect(run.code).toBe(0);
     }, 60_000);
+    afterEach(() => {
+      pty?.kill();
+      pty = undefined;
+    });
     afterAll(async () => {
       await server?.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -105,5 +113,57 @@ describe.skipIf(problem !== undefined)(
       const tree = await cli("tree", location);
       expect(tree.stdout).toMatch(/◆/);
     });
+
+    it("/resume <location> switches to the database session, answers in it, and the answer is in the database", async () => {
+      server.reset(); // a reply an earlier test enqueued for a refused run is never taken
+      const location = `${database.url}#resume-copy`;
+      expect((await cli("import", EXAMPLE, "--to", location)).stdout.trim()).toBe(location);
+      pty = new PtySession([], { cwd: path.join(dir, "project"), env });
+      let at = await pty.waitFor("› ");
+      pty.sendLine(`/resume ${location}`);
+      at = await pty.waitFor(`Resumed ${location} (125 entries).`, { from: at });
+      server.enqueue(textReply("Answered from the database session."));
+      pty.sendLine("what did we paginate?");
+      at = await pty.waitFor("Answered from the database session.", { from: at });
+      // The session's history went to the model with the question.
+      expect(JSON.stringify(server.requests.at(-1)?.body)).toContain("paginate");
+      pty.type("\u0004");
+      expect(await pty.exited).toBe(0);
+      const { target } = parsePostgresLocation(`${db.url.split("?")[0]}?schema=${database.schema}`);
+      const reader = await openPostgresSessionStore(target, "resume-copy", { mode: "read" });
+      const last = reader.getProjection().messages.slice(-2);
+      reader.close();
+      expect(last.map((message) => message.role)).toEqual(["user", "assistant"]);
+      expect(JSON.stringify(last)).toContain("Answered from the database session.");
+    });
+
+    const lockless = db.skipReason("separate-backends");
+    it.skipIf(lockless !== undefined)(
+      `/resume refuses a session another writer holds, naming it, and stays in the current one${lockless ? ` (skipped: ${lockless})` : ""}`,
+      async () => {
+        const { target } = parsePostgresLocation(`${db.url.split("?")[0]}?schema=${database.schema}`);
+        server.reset();
+        const holder = await openPostgresSessionStore(target, "held-for-resume", { cwd: dir });
+        holder.appendMessage({ role: "user", content: "held", timestamp: 1 });
+        await holder.flush();
+        try {
+          pty = new PtySession([], { cwd: path.join(dir, "project"), env });
+          let at = await pty.waitFor("› ");
+          pty.sendLine(`/resume ${database.url}#held-for-resume`);
+          at = await pty.waitFor("is being written by another writer", { from: at });
+          expect(pty.screen.slice(at)).toContain(`${hostname()} pid ${process.pid}`);
+          server.enqueue(textReply("Still here."));
+          pty.sendLine("are you there?");
+          await pty.waitFor("Still here.", { from: at });
+          pty.type("\u0004");
+          expect(await pty.exited).toBe(0);
+        } finally {
+          holder.close();
+        }
+        const reader = await openPostgresSessionStore(target, "held-for-resume", { mode: "read" });
+        expect(reader.getEntries().map((entry) => entry.type)).toEqual(["message"]);
+        reader.close();
+      },
+    );
   },
 );

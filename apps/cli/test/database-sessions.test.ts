@@ -94,6 +94,35 @@ describe.skipIf(problem !== undefined)(`database sessions${problem ? ` (skipped:
     expect(table.stdout).toContain(location);
   });
 
+  it("check of the location reports what check of the file reports; a damaged session names its lines", async () => {
+    const [fromDatabase, fromFile] = await Promise.all([
+      cli("check", location, "--json"),
+      cli("check", EXAMPLE, "--json"),
+    ]);
+    expect(fromDatabase.stderr).toBe("");
+    expect(fromDatabase.code).toBe(0);
+    expect(JSON.parse(fromDatabase.stdout)).toEqual({ ...JSON.parse(fromFile.stdout), file: location });
+    const text = await cli("check", location);
+    expect(text.stdout).toBe(`${location}: ok, 126 lines checked, no problems\n`);
+    // A session with a line that is not JSON and an entry of a known type without its fields.
+    const lines = fs.readFileSync(EXAMPLE, "utf8").split("\n");
+    lines[0] = lines[0]?.replace(/"id":"[^"]+"/, '"id":"damaged-session"') as string;
+    lines[5] = "{not json";
+    lines[7] = lines[7]?.replace(/"message":\{/, '"message":5,"was":{') as string;
+    fs.writeFileSync(path.join(dir, "damaged.jsonl"), lines.join("\n"));
+    const imported = await cli("import", "damaged.jsonl", "--to", database.url);
+    expect(imported.code).toBe(0);
+    const damaged = imported.stdout.trim();
+    const [checked, fileChecked] = await Promise.all([
+      cli("check", damaged),
+      cli("check", path.join(dir, "damaged.jsonl")),
+    ]);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toBe(fileChecked.stdout.replaceAll(path.join(dir, "damaged.jsonl"), damaged));
+    expect(checked.stdout).toContain(`${damaged}:6: SESSION_LINE_CORRUPT`);
+    expect(checked.stdout).toContain(`${damaged}:8: SESSION_ENTRY_INVALID`);
+  });
+
   it("refuses an id that is taken, a missing session and a location without an id, in one line", async () => {
     const taken = await cli("import", EXAMPLE, "--to", database.url);
     expect(taken.code).toBe(1);

@@ -5,10 +5,12 @@ import {
   SessionStore,
   SessionStoreError,
 } from "@arbor/session-store";
+import type { PostgresSessionStorage } from "@arbor/session-store/postgres";
 import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
 import { safeJsonStringify } from "../format/safe-json-stringify";
+import { isDatabaseLocation } from "../sessions/is-database-location";
 import { assertSessionFile } from "../sessions/open-session-file";
 import type { CheckInput } from "../usage/check-usage";
 
@@ -26,10 +28,11 @@ export interface CheckProblem {
 
 /** The `arbor check --json` document. */
 export interface CheckReport {
+  /** The session file, or the database location, as given. */
   file: string;
   /** True when no problem was found. */
   ok: boolean;
-  /** Lines read and checked: every line of the file (blank lines included). */
+  /** Lines read and checked: every line of the session (blank lines included). */
   linesChecked: number;
   problems: CheckProblem[];
 }
@@ -47,6 +50,19 @@ function problemOf(
     message,
     entryId: ("entryId" in issue ? issue.entryId : undefined) ?? null,
   };
+}
+
+/** The report of a session whose first line is no valid header (`error`), else `undefined`. */
+function headerProblemReport(file: string, error: unknown): CheckReport | undefined {
+  if (
+    !(SessionStoreError.isInstance(error) || SessionStorageError.isInstance(error)) ||
+    error.code !== "SESSION_HEADER_INVALID"
+  ) {
+    return undefined;
+  }
+  // The store names line 1; the storage (no line is a header at all) names none: the first line.
+  const problem = problemOf(file, error);
+  return { file, ok: false, linesChecked: 1, problems: [{ ...problem, line: problem.line ?? 1 }] };
 }
 
 /** Opens and checks every line; a file that cannot be a session at all is one problem at line 1. */
@@ -72,14 +88,8 @@ function checkFile(file: string): CheckReport {
       store.close();
     }
   } catch (error) {
-    if (
-      (SessionStoreError.isInstance(error) || SessionStorageError.isInstance(error)) &&
-      error.code === "SESSION_HEADER_INVALID"
-    ) {
-      // The store names line 1; the storage (no line is a header at all) names none: the first line.
-      const problem = problemOf(file, error);
-      return { file, ok: false, linesChecked: 1, problems: [{ ...problem, line: problem.line ?? 1 }] };
-    }
+    const headerReport = headerProblemReport(file, error);
+    if (headerReport !== undefined) return headerReport;
     if (CliError.isInstance(error) && error.code === "CLI_SESSION_EMPTY") {
       const problem = { line: null, code: error.code, message: error.message, entryId: null };
       return { file, ok: false, linesChecked: 0, problems: [problem] };
@@ -89,14 +99,40 @@ function checkFile(file: string): CheckReport {
 }
 
 /**
- * `arbor check <session.jsonl>`: reads every line of the file and checks it (JSON, the header, each
- * entry against its type's structure), read-only (no lock, nothing written anywhere). Prints one line
- * per problem, `file:line: CODE: message`, then a summary; `--json` prints one {@link CheckReport}.
- * Returns 0 when the file is clean, 1 when a problem was found. Throws user errors (missing file) for
- * `reportError`.
+ * Checks every line of the session at a database location, as {@link checkFile} checks a file: read
+ * without the lock, every entry read and validated (the lines come with the one query).
+ */
+async function checkDatabaseSession(location: string): Promise<CheckReport> {
+  const { openDatabaseSession } = await import("../sessions/open-database-session");
+  try {
+    const { store } = await openDatabaseSession(location, { mode: "read", validate: "full" });
+    try {
+      const problems = store.issues.map((issue) => problemOf(location, issue));
+      problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+      const { lineCount } = store.storage as PostgresSessionStorage;
+      return { file: location, ok: problems.length === 0, linesChecked: lineCount, problems };
+    } finally {
+      store.close();
+    }
+  } catch (error) {
+    const headerReport = headerProblemReport(location, error);
+    if (headerReport !== undefined) return headerReport;
+    throw error;
+  }
+}
+
+/**
+ * `arbor check <session>`: reads every line of the session (a file, or a database location
+ * `postgresql://host/db#<session-id>`) and checks it (JSON, the header, each entry against its type's
+ * structure), read-only (no lock, nothing written anywhere). Prints one line per problem,
+ * `file:line: CODE: message`, then a summary; `--json` prints one {@link CheckReport}. Returns 0 when
+ * the session is clean, 1 when a problem was found. Throws user errors (missing file, no such
+ * database session) for `reportError`.
  */
 export async function runCheckCommand(command: CheckInput, io: CliIo): Promise<number> {
-  const report = checkFile(command.file);
+  const report = isDatabaseLocation(command.file)
+    ? await checkDatabaseSession(command.file)
+    : checkFile(command.file);
   if (command.json) {
     io.stdout.write(`${safeJsonStringify(report)}\n`);
     return report.ok ? 0 : 1;

@@ -26,7 +26,11 @@ export const SLASH_COMMANDS: ReadonlyArray<{ name: string; usage: string; help: 
     help: "write the session as an HTML page (or Markdown) you can open offline",
   },
   { name: "new", usage: "/new", help: "start a new session" },
-  { name: "resume", usage: "/resume", help: "switch to another session of this folder" },
+  {
+    name: "resume",
+    usage: "/resume [session]",
+    help: "switch to another session: pick one of this folder's, or name a file, an id or postgresql://…#<id>",
+  },
   { name: "help", usage: "/help", help: "list the commands" },
   { name: "quit", usage: "/quit", help: "leave (Ctrl-D works too)" },
 ];

@@ -20,7 +20,9 @@ type's structure. Prints one line per problem (file:line: CODE: message) and a s
 the file is clean, 1 when a problem was found. Read-only (no lock, nothing written); no API key
 needed. inspect reads only what its report needs; check reads everything.
 
-<session> is a session file, or a session's short id or id prefix (arbor sessions lists them).
+<session> is a session file, a session's short id or id prefix (arbor sessions lists them), or a
+database location postgresql://host/database#<session-id> (checked the same way: every line, read
+without the writer lock).
 
 Options:
   --json        one JSON object on stdout: { file, ok, linesChecked, problems: [{ line, code, message, entryId }] }

@@ -31,7 +31,8 @@ export interface PostgresSessionStoreOptions extends Omit<SessionStoreOptions, "
  * the lines that the projection of the leaf, the labels and the session name need, in a few batched
  * queries (`SessionStore.prefetchProjection`); any other entry is read when the store first needs one
  * (one blocking query for every line not held yet, on a worker thread; see docs/postgres.md).
- * Sessions with blank, corrupt or torn lines, or of version 1 or 2, are read whole. Appends are visible at once and durable once `await store.flush()`
+ * Sessions with blank, corrupt or torn lines, or of version 1 or 2, and any session opened with
+ * `validate: "full"` (which reads every entry) are read whole. Appends are visible at once and durable once `await store.flush()`
  * resolves (see docs/postgres.md for the contract). With `mode: "write"` the store holds the writer
  * lock on its own connection until `close()`.
  *
@@ -61,14 +62,20 @@ export async function openPostgresSessionStore(
       throw new SessionStorageError("SESSION_NOT_FOUND", `${location}: no such session.`, { path: location });
     }
     const clean = records === undefined || rowsAreClean(records);
-    // A session with blank, corrupt or torn lines, or of version 1 or 2, goes through the scanner.
-    const text = clean ? undefined : await readSessionRows(client, schema, sessionId, location);
+    // A session with blank, corrupt or torn lines, or of version 1 or 2, goes through the scanner;
+    // with `validate: "full"` every line is read now anyway, so it comes with the rows.
+    const whole = records !== undefined && (!clean || options.validate === "full");
+    const read = whole ? await readSessionRows(client, schema, sessionId, location) : undefined;
+    const text = read !== undefined && !clean ? read : undefined;
     if (mode === "write") writer = new PgLineWriter(client, schema, sessionId, location);
-    const fetcher = clean
+    // Only the records were read: the lines come through the read seam (and its blocking fallback).
+    const lazy = clean && read === undefined && records !== undefined;
+    const fetcher = lazy
       ? createLineFetcher(target, schema, sessionId, location, mode === "read" ? client : undefined)
       : undefined;
-    if (mode === "read" && !clean) await client.end();
-    const source = text !== undefined ? { text: sessionTextOf(text) } : { rows: records?.rows ?? [] };
+    if (mode === "read" && !lazy) await client.end();
+    const source =
+      text !== undefined ? { text: sessionTextOf(text) } : { rows: read?.rows ?? records?.rows ?? [] };
     const storage = createPostgresStorage(source, location, writer, fetcher);
     let store: SessionStore | undefined;
     try {

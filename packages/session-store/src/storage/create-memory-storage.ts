@@ -9,6 +9,11 @@ export interface MemoryStorageOptions {
   /** Name used in error messages (`memory:<name>`). Default `session`. */
   name?: string;
   /**
+   * Where the text came from (for example a database session, `postgresql://host/db#<id>`): named as
+   * is in messages instead of `memory:<name>`, and reported as the storage's `location`.
+   */
+  location?: string;
+  /**
    * Initial content as JSONL text (for example a pi session file read from disk). Parsed like the
    * JSONL backend parses a file: corrupt lines and an incomplete last line are reported in `issues`
    * and kept in the text returned by `toJsonl()`.
@@ -44,7 +49,7 @@ export interface MemorySessionStorage extends SessionStorage {
  * const { header, records, issues } = storage.load();
  */
 export function createMemoryStorage(options: MemoryStorageOptions = {}): MemorySessionStorage {
-  const name = `memory:${options.name ?? "session"}`;
+  const name = options.location ?? `memory:${options.name ?? "session"}`;
   const table = new RecordTable();
   let lines: string[] = [];
   let recordLines: number[] = [];
@@ -73,6 +78,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
   return {
     kind: "memory",
     path: undefined,
+    ...(options.location !== undefined ? { location: options.location } : {}),
     load(): StorageLoadResult {
       if (state !== "new") {
         throw new SessionStorageError(

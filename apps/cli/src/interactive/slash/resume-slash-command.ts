@@ -1,6 +1,8 @@
-import { openStoreFor } from "../../agent/prepare-agent";
+import { openAgentStore } from "../../agent/prepare-agent";
 import { clip } from "../../format/message-preview";
+import { isDatabaseLocation } from "../../sessions/is-database-location";
 import { listSessions } from "../../sessions/list-sessions";
+import { resolveSessionArgument } from "../../sessions/resolve-session-argument";
 import { resolveSessionsDir } from "../../sessions/session-paths";
 import type { InteractiveContext, SlashCommandHandler } from "../interactive-context";
 
@@ -55,11 +57,27 @@ export async function pickSession(
   return answer ? picked?.path : undefined;
 }
 
-/** `/resume`: switches to another session of this folder. */
-export const resumeSlashCommand: SlashCommandHandler = async (context) => {
-  const file = await pickSession(context, context.store.path);
-  if (file === undefined) return;
-  const store = openStoreFor(context.environment, { kind: "path", path: file });
+/**
+ * `/resume [session]`: switches to another session. Without an argument, picks one of this folder's
+ * sessions. With one: a database location (`postgresql://host/db#<session-id>`, opened with its
+ * writer lock, as `--session` opens it), a session file, or a short id or id prefix (`arbor
+ * sessions`). A session that cannot be opened (locked by another writer, missing) is reported and
+ * the current one stays.
+ */
+export const resumeSlashCommand: SlashCommandHandler = async (context, args) => {
+  const argument = args.trim();
+  const location =
+    argument === ""
+      ? await pickSession(context, context.store.path)
+      : isDatabaseLocation(argument)
+        ? argument
+        : resolveSessionArgument(argument, {
+            arborHome: context.environment.arborHome,
+            cwd: context.environment.cwd,
+            mayCreate: false,
+          });
+  if (location === undefined) return;
+  const store = await openAgentStore(context.environment, { kind: "path", path: location });
   await context.switchTo(store, { reason: "resume" });
-  context.print(`Resumed ${file} (${store.getEntryCount()} entries).`);
+  context.print(`Resumed ${location} (${store.getEntryCount()} entries).`);
 };

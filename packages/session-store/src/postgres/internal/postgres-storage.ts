@@ -9,7 +9,7 @@ import { createRowStorage, type LineStore } from "./row-storage";
 
 /** The in-memory backend as a {@link LineStore} (the scanner reports blank, corrupt and torn lines). */
 function textStore(text: string, location: string): LineStore {
-  const memory = createMemoryStorage({ content: text, name: location });
+  const memory = createMemoryStorage({ content: text, location });
   return {
     load: () => memory.load(),
     readEntry: (index) => memory.readEntry(index),
@@ -33,6 +33,8 @@ export interface PostgresSessionStorage extends SessionStorage {
   readonly location: string;
   /** Whether this storage holds the writer lock (`false`: opened to read). */
   readonly writable: boolean;
+  /** Lines of the session (header, blank, corrupt and torn lines included), appended ones too. */
+  readonly lineCount: number;
   /** The header as stored (before the store migrates a version 1 or 2 session in memory), once loaded. */
   readonly storedHeader: Record<string, unknown> | undefined;
   /** Resolves once every appended line is committed; rejects with the writer's sticky error. */
@@ -117,6 +119,9 @@ export function createPostgresStorage(
     path: undefined,
     location,
     writable: writer !== undefined,
+    get lineCount() {
+      return lineCount;
+    },
     get storedHeader() {
       return storedHeader;
     },
