@@ -108,12 +108,21 @@ function scanOpenFile(
   // several times too large.
   const remaining = file.size - from;
   table.reserve(table.size + Math.ceil(Math.min(remaining, CHUNK_BYTES) / 768));
-  const scan = scanSessionFile(fs, fd, scanner, from, file.size, CHUNK_BYTES, () => {
-    const { bytesScanned, linesScanned } = scanner.counters;
-    if (bytesScanned <= 0 || bytesScanned >= remaining) return;
-    const expected = ((remaining - bytesScanned) / bytesScanned) * linesScanned * 1.25;
-    table.reserve(table.size + Math.ceil(expected));
-  }, SMALL_FILE_BYTES);
+  const scan = scanSessionFile(
+    fs,
+    fd,
+    scanner,
+    from,
+    file.size,
+    CHUNK_BYTES,
+    () => {
+      const { bytesScanned, linesScanned } = scanner.counters;
+      if (bytesScanned <= 0 || bytesScanned >= remaining) return;
+      const expected = ((remaining - bytesScanned) / bytesScanned) * linesScanned * 1.25;
+      table.reserve(table.size + Math.ceil(expected));
+    },
+    SMALL_FILE_BYTES,
+  );
   scanner.requireHeader(scan.end > 0);
   const opened: OpenedSessionFile = {
     fd,
