@@ -36,14 +36,17 @@ function killingFs(file, plan) {
       sessionFds.delete(fd);
       return nodeFs.closeSync(fd);
     },
-    writeSync(fd, buffer, offset = 0, length, ...rest) {
+    writeSync(fd, buffer, ...rest) {
       if (sessionFds.has(fd) && ++writes === plan.write) {
-        const total = length ?? buffer.length - offset;
+        // The store writes each line as a string: cut its UTF-8 bytes (a Buffer: its given range).
+        const bytes = typeof buffer === "string" ? Buffer.from(buffer, "utf8") : buffer;
+        const offset = typeof buffer === "string" ? 0 : (rest[0] ?? 0);
+        const total = (typeof buffer === "string" ? undefined : rest[1]) ?? bytes.length - offset;
         const cut = Math.max(1, Math.min(total - 1, Math.floor(total * plan.fraction)));
-        nodeFs.writeSync(fd, buffer, offset, cut);
+        nodeFs.writeSync(fd, bytes, offset, cut);
         process.kill(process.pid, "SIGKILL");
       }
-      return nodeFs.writeSync(fd, buffer, offset, length, ...rest);
+      return nodeFs.writeSync(fd, buffer, ...rest);
     },
   };
 }
