@@ -98,6 +98,18 @@ describe("offline commands load no SDK, tokenizer or zod", { timeout: 60_000 }, 
     expect(modules.some((url) => /(?:packages|@arbor)[\\/]runtime[\\/]/.test(url))).toBe(true);
   });
 
+  it.each([[["inspect", EXAMPLE, "--json"]], [["tree", EXAMPLE]], [["check", EXAMPLE]]])(
+    "arbor %j loads the runtime's settings entry, not its root entry nor extensions",
+    (args) => {
+      const { code, modules } = traced(args);
+      expect(code).toBe(0);
+      const runtime = modules.filter((url) => /(?:packages|@arbor)[\\/]runtime[\\/]dist[\\/]/.test(url));
+      expect(runtime.some((url) => /[\\/]settings[\\/]index\.js$/.test(url))).toBe(true);
+      expect(runtime.filter((url) => /[\\/]dist[\\/]index\.js$/.test(url))).toEqual([]);
+      expect(modules.filter((url) => /(?:packages|@arbor)[\\/]extensions[\\/]/.test(url))).toEqual([]);
+    },
+  );
+
   it("the trace sees the database driver for a postgresql:// location (the checks above can fail)", () => {
     // Port 1: nothing listens, so the run fails after loading the backend and the driver.
     const { code, modules } = traced(

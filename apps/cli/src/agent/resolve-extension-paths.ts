@@ -1,5 +1,5 @@
 import path from "node:path";
-import { readSettingsFile } from "@arbor/runtime";
+import { readSettingsFile } from "@arbor/runtime/settings";
 
 /**
  * The extension files the settings ask for, as absolute paths. Like every array setting, a project's

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { resolveArborHome } from "@arbor/runtime";
+import { resolveArborHome } from "@arbor/runtime/settings";
 import { assembleSystemPrompt } from "../agent/assemble-system-prompt";
 import { describeSystemPrompt, summarizeSystemPrompt } from "../agent/describe-system-prompt";
 import type { CliIo } from "../cli-io";

@@ -1,6 +1,10 @@
 import { resolveCompactionSettings } from "@arbor/compaction";
 import { listModels } from "@arbor/providers";
-import { type EffectiveCompactionSettings, fitCompactionSettings, type Settings } from "@arbor/runtime";
+import {
+  type EffectiveCompactionSettings,
+  fitCompactionSettings,
+  type Settings,
+} from "@arbor/runtime/settings";
 import type { SessionModelRef } from "@arbor/session-store";
 import { formatInteger } from "../format/format-number";
 import type { CustomModelDefinition } from "../models/load-models-file";

@@ -1,4 +1,4 @@
-import { resolveArborHome } from "@arbor/runtime";
+import { resolveArborHome } from "@arbor/runtime/settings";
 import type { CliIo } from "../cli-io";
 import { formatBytes } from "../format/format-bytes";
 import { formatInteger } from "../format/format-number";

@@ -1,4 +1,4 @@
-import { resolveArborHome } from "@arbor/runtime";
+import { resolveArborHome } from "@arbor/runtime/settings";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
 import { waitForDrain } from "../process/wait-for-drain";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { resolveArborHome } from "@arbor/runtime";
+import { resolveArborHome } from "@arbor/runtime/settings";
 import { CliError } from "../cli-error";
 import type { CliIo } from "../cli-io";
 import { describeProjectConfig, findProjectConfig } from "../trust/find-project-config";

@@ -1,5 +1,10 @@
 import path from "node:path";
-import { loadSettings, readSettingsFile, type Settings, type UnknownSettingsKey } from "@arbor/runtime";
+import {
+  loadSettings,
+  readSettingsFile,
+  type Settings,
+  type UnknownSettingsKey,
+} from "@arbor/runtime/settings";
 import { resolveExtensionPaths } from "../agent/resolve-extension-paths";
 import { type CustomModelDefinition, loadCustomModels } from "../models/load-models-file";
 

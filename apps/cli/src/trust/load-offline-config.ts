@@ -1,4 +1,4 @@
-import { resolveArborHome } from "@arbor/runtime";
+import { resolveArborHome } from "@arbor/runtime/settings";
 import type { CliIo } from "../cli-io";
 import { ignoredProjectWarning, savedProjectTrust } from "./decide-project-trust";
 import { type CliConfig, loadCliConfig } from "./load-cli-config";

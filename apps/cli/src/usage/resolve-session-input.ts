@@ -6,8 +6,8 @@ import { resolveSessionArgument } from "../sessions/resolve-session-argument";
  * `input` with its `file` (what the user wrote for `<session>`: a path or a short session id)
  * turned into the session file's path by `resolveSessionArgument` (no file is created). For the
  * offline commands (`inspect`, `tree`, `compact`). A PostgreSQL location is kept as it is.
- * `@arbor/runtime` is imported here, when a command runs: `arbor --version` and `--help` never load
- * its module graph (the session store, compaction, extensions and the agent loop).
+ * `@arbor/runtime/settings` is imported here, when a command runs: `arbor --version` and `--help`
+ * never load it (nor, through the runtime's root entry, the session store, compaction and the rest).
  * @throws CliError like `resolveSessionArgument`.
  */
 export async function resolveSessionInput<Input extends { file: string }>(
@@ -15,7 +15,7 @@ export async function resolveSessionInput<Input extends { file: string }>(
   io: CliIo,
 ): Promise<Input> {
   if (isDatabaseLocation(input.file)) return input;
-  const { resolveArborHome } = await import("@arbor/runtime");
+  const { resolveArborHome } = await import("@arbor/runtime/settings");
   const file = resolveSessionArgument(input.file, {
     arborHome: resolveArborHome(io.env ?? process.env),
     cwd: io.cwd ?? process.cwd(),
