@@ -54,30 +54,26 @@ async function queryRows(
         `SELECT ends_with_newline AS ends, version FROM ${schema.sql}.sessions WHERE id = $1`,
         [sessionId],
       ),
-      client.query<{
-        seq: number;
-        kind: LineRow["kind"];
-        entry_id: string | null;
-        parent_id: string | null;
-        type: string | null;
-        role: string | null;
-        line: string | null;
-      }>(
-        `SELECT seq, kind, entry_id, parent_id, type, role, ${line} FROM ${schema.sql}.session_lines WHERE session_id = $1 ORDER BY seq`,
-        [sessionId],
-      ),
+      // Arrays, not objects: 100,000 rows parse faster without a key per field.
+      client.query<
+        [number, LineRow["kind"], string | null, string | null, string | null, string | null, string | null]
+      >({
+        text: `SELECT seq, kind, entry_id, parent_id, type, role, ${line} FROM ${schema.sql}.session_lines WHERE session_id = $1 ORDER BY seq`,
+        values: [sessionId],
+        rowMode: "array",
+      }),
     ]);
     const row = session.rows[0];
     if (row === undefined || lines.rows.length === 0) return undefined;
     return {
-      rows: lines.rows.map((found) => ({
-        seq: found.seq,
-        kind: found.kind,
-        entryId: found.entry_id,
-        parentId: found.parent_id,
-        type: found.type,
-        role: found.role,
-        line: found.line ?? undefined,
+      rows: lines.rows.map(([seq, kind, entryId, parentId, type, role, text]) => ({
+        seq,
+        kind,
+        entryId,
+        parentId,
+        type,
+        role,
+        line: text ?? undefined,
       })),
       endsWithNewline: row.ends,
       version: row.version,
