@@ -206,6 +206,8 @@ function main() {
     console.log(`${n.toLocaleString("en-US")} entries`);
     const size = measureSize(n, impls);
     size.date = meta.date;
+    // Dated on its own: a later run that re-measures only the library keeps this section with its date.
+    if (size.wholeProcess) size.wholeProcess.date = meta.date;
     size.rows = rowsOf(size);
     result.sizes.push(size);
     for (const row of size.rows)
