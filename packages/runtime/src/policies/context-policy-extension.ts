@@ -1,7 +1,9 @@
 import type { AgentMessage } from "@arbor/agent-loop";
+import type { CompactionPreparation } from "@arbor/compaction";
 import { EXTENSION_API_VERSION, type ExtensionDefinition } from "@arbor/extensions";
-import type { SessionProjection } from "@arbor/session-store";
+import type { SessionEntry, SessionProjection } from "@arbor/session-store";
 import type { BoundaryResult, SessionBoundaryDraft, TurnEndEvent } from "../events/boundary-events";
+import type { CustomCompaction } from "../events/runtime-hooks";
 import type { RuntimeExtensionApi } from "../extensions/runtime-extension-api";
 import {
   type ContextPolicyName,
@@ -11,6 +13,7 @@ import {
 } from "./context-policy-settings";
 import { planCacheAnchor } from "./plan-cache-anchor";
 import { isMaskable, type MaskEdit, planMaskEdits } from "./plan-mask-edits";
+import { userPromptsSection } from "./user-prompts-section";
 
 /** Prompt-cache price ratios (to the input price) the cache-aware policy weighs: Anthropic's. */
 const CACHE_READ_RATIO = 0.1;
@@ -53,6 +56,42 @@ function policyCompactionSettings(api: RuntimeExtensionApi, options: ResolvedCon
     : settings;
 }
 
+/**
+ * The preparation of a compaction with the policy's `keepRecentTokens`, or undefined when there is
+ * nothing to compact. The file lists of the previous compaction are carried over when the policy wrote
+ * it: the session reads them only from its own compactions (pi's rule for `fromHook` ones).
+ */
+function preparePolicyCompaction(
+  api: RuntimeExtensionApi,
+  options: ResolvedContextPolicySettings,
+  branch: readonly SessionEntry[],
+): CompactionPreparation | undefined {
+  const preparation = api.compaction.prepareCompaction(branch, policyCompactionSettings(api, options));
+  if (preparation === undefined) return undefined;
+  const previous = branch.findLast((entry) => entry.type === "compaction");
+  if (previous?.type === "compaction" && previous.fromHook === true) {
+    const details = previous.details as { readFiles?: unknown; modifiedFiles?: unknown } | undefined;
+    for (const file of Array.isArray(details?.readFiles) ? details.readFiles : [])
+      if (typeof file === "string") preparation.fileOps.read.add(file);
+    for (const file of Array.isArray(details?.modifiedFiles) ? details.modifiedFiles : [])
+      if (typeof file === "string") preparation.fileOps.edited.add(file);
+  }
+  return preparation;
+}
+
+/** The session's summary of `preparation`, followed by the user's summarized prompts (`keepUserPromptTokens`). */
+async function policySummary(
+  api: RuntimeExtensionApi,
+  options: ResolvedContextPolicySettings,
+  preparation: CompactionPreparation,
+  branch: readonly SessionEntry[],
+  signal: AbortSignal,
+): Promise<CustomCompaction> {
+  const summary = await api.session.summarize(preparation, { signal });
+  const prompts = userPromptsSection(branch, summary.firstKeptEntryId, 4 * options.keepUserPromptTokens);
+  return { ...summary, summary: summary.summary + prompts };
+}
+
 /** A compaction draft summarizing the branch now, or undefined when too little would be summarized. */
 async function summaryDraft(
   api: RuntimeExtensionApi,
@@ -60,17 +99,14 @@ async function summaryDraft(
   threshold: number,
   signal: AbortSignal,
 ): Promise<SessionBoundaryDraft | undefined> {
-  const preparation = api.compaction.prepareCompaction(
-    api.session.view.getBranch(),
-    policyCompactionSettings(api, options),
-  );
+  const preparation = preparePolicyCompaction(api, options, api.session.view.getBranch());
   if (preparation === undefined) return undefined;
   const summarized = [...preparation.messagesToSummarize, ...preparation.turnPrefixMessages].reduce(
     (sum, message) => sum + api.compaction.estimateTokens(message),
     0,
   );
   if (summarized < MIN_SUMMARY_SHARE * threshold) return undefined;
-  const summary = await api.session.summarize(preparation, { signal });
+  const summary = await policySummary(api, options, preparation, api.session.view.getBranch(), signal);
   return {
     type: "compaction",
     summary: summary.summary,
@@ -138,7 +174,9 @@ async function atTurnEnd(
  *   request (the last message before the first one it may still mask), writes its masks only when
  *   they are worth the cache rewrite of what follows that anchor ({@link worthRewriting}), in one
  *   batch, and summarizes on its own (a `compaction` draft, with the session's summarizer) once what
- *   masking leaves passes `summaryFraction` of the threshold.
+ *   masking leaves passes `summaryFraction` of the threshold. Its summaries, and the session's own
+ *   ones made without instructions (through `session_before_compact`), keep `keepRecentTokens`, carry
+ *   the file lists of its earlier summaries and end with the user's summarized prompts.
  *
  * Built on the public extension API only: drafts returned from the `turn_end` boundary,
  * `before_provider_request` for the anchor, `api.session.summarize` for its summaries; a third-party
@@ -164,18 +202,22 @@ export function contextPolicyExtension(
         timeoutMs: TURN_END_TIMEOUT_MS,
       });
       api.on("session_compact", reset);
-      if (options.keepRecentTokens > 0) {
-        // The session's own compactions keep what the policy's keep (a shorter prefix to rewrite).
+      if (options.name === "cache-aware") {
+        // The session's own compactions are written like the policy's: its keepRecentTokens, the user's
+        // prompts, the file lists of the policy's earlier summaries.
         api.on(
           "session_before_compact",
           async (event, context) => {
             if (event.customInstructions !== undefined) return undefined;
-            const preparation = api.compaction.prepareCompaction(
-              event.branchEntries,
-              policyCompactionSettings(api, options),
-            );
+            const previous = event.branchEntries.findLast((entry) => entry.type === "compaction");
+            const ours = previous?.type === "compaction" && previous.fromHook === true;
+            const shaped = options.keepRecentTokens > 0 || options.keepUserPromptTokens > 0;
+            if (!shaped && !ours) return undefined;
+            const preparation = preparePolicyCompaction(api, options, event.branchEntries);
             if (preparation === undefined) return undefined;
-            return { compaction: await api.session.summarize(preparation, { signal: context.signal }) };
+            return {
+              compaction: await policySummary(api, options, preparation, event.branchEntries, context.signal),
+            };
           },
           { timeoutMs: TURN_END_TIMEOUT_MS },
         );

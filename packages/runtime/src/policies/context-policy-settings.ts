@@ -23,7 +23,7 @@ export interface ContextPolicySettings {
   triggerFraction?: number;
   /** Tool outputs smaller than this many tokens are never masked. Default 500 (`mask`), 200 (`cache-aware`). */
   minToolResultTokens?: number;
-  /** The newest this-many tokens of the context are never masked (at most a quarter of the threshold). Default 10000. */
+  /** The newest this-many tokens of the context are never masked (at most a quarter of the threshold). Default 10000 (`mask`), 3000 (`cache-aware`). */
   protectRecentTokens?: number;
   /**
    * cache-aware: requests over which a saving is counted against the cache rewrite it causes
@@ -33,7 +33,7 @@ export interface ContextPolicySettings {
   /**
    * cache-aware: once what masking leaves passes this fraction of the compaction threshold, the policy
    * summarizes at once (a `compaction` draft written with the session's summarizer), earlier than the
-   * threshold. 1 turns it off. Default 0.6.
+   * threshold. 1 turns it off. Default 0.3.
    */
   summaryFraction?: number;
   /**
@@ -44,14 +44,20 @@ export interface ContextPolicySettings {
   cacheAnchor?: boolean;
   /**
    * cache-aware: what its summaries keep verbatim, in tokens, for its own and (through
-   * `session_before_compact`) for the session's threshold and overflow compactions. 0 (the default)
-   * keeps the session's `compaction.keepRecentTokens`.
+   * `session_before_compact`) for the session's compactions made without instructions. 0 keeps the
+   * session's `compaction.keepRecentTokens`. Default 4000 (`cache-aware`), 0 (`mask`).
    */
   keepRecentTokens?: number;
+  /**
+   * cache-aware: its summaries end with the user's summarized prompts, verbatim (newest first, each
+   * cut at 1500 characters), up to this many tokens (chars/4), so that ids, numbers and constraints
+   * the user gave survive summaries of summaries. 0 turns it off. Default 2000.
+   */
+  keepUserPromptTokens?: number;
 }
 
 /** cache-aware's default `summaryFraction`. */
-const SUMMARY_DEFAULT = 0.6;
+const SUMMARY_DEFAULT = 0.3;
 
 /** {@link ContextPolicySettings} with every default filled. */
 export type ResolvedContextPolicySettings = Required<ContextPolicySettings>;
@@ -69,10 +75,11 @@ export function resolveContextPolicySettings(
     name: given.name,
     triggerFraction: given.triggerFraction ?? (given.name === "cache-aware" ? 0.3 : 0.5),
     minToolResultTokens: given.minToolResultTokens ?? (given.name === "cache-aware" ? 200 : 500),
-    protectRecentTokens: given.protectRecentTokens ?? 10_000,
+    protectRecentTokens: given.protectRecentTokens ?? (given.name === "cache-aware" ? 3000 : 10_000),
     horizonRequests: given.horizonRequests ?? 20,
     summaryFraction: given.summaryFraction ?? (given.name === "cache-aware" ? SUMMARY_DEFAULT : 1),
     cacheAnchor: given.cacheAnchor ?? given.name === "cache-aware",
-    keepRecentTokens: given.keepRecentTokens ?? 0,
+    keepRecentTokens: given.keepRecentTokens ?? (given.name === "cache-aware" ? 4000 : 0),
+    keepUserPromptTokens: given.keepUserPromptTokens ?? (given.name === "cache-aware" ? 2000 : 0),
   };
 }

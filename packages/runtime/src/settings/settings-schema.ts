@@ -48,6 +48,7 @@ function buildSchema(z: typeof Zod.z): Zod.ZodObject {
           summaryFraction: fraction.optional(),
           cacheAnchor: z.boolean().optional(),
           keepRecentTokens: tokenCount.optional(),
+          keepUserPromptTokens: tokenCount.optional(),
         }),
       ])
       .optional(),
