@@ -51,10 +51,14 @@ export function worthRewriting(
 /** The session's compaction settings with the policy's `keepRecentTokens` when it sets one. */
 function policyCompactionSettings(api: RuntimeExtensionApi, options: ResolvedContextPolicySettings) {
   const settings = api.session.getCompactionSettings();
+  // Never more than the session keeps: its figure is fitted to small windows.
   return options.keepRecentTokens > 0
-    ? { ...settings, keepRecentTokens: options.keepRecentTokens }
+    ? { ...settings, keepRecentTokens: Math.min(options.keepRecentTokens, settings.keepRecentTokens) }
     : settings;
 }
+
+/** Share of the compaction threshold the user's prompts may take in a summary (small windows). */
+const MAX_PROMPTS_SHARE = 0.05;
 
 /**
  * The preparation of a compaction with the policy's `keepRecentTokens`, or undefined when there is
@@ -88,7 +92,10 @@ async function policySummary(
   signal: AbortSignal,
 ): Promise<CustomCompaction> {
   const summary = await api.session.summarize(preparation, { signal });
-  const prompts = userPromptsSection(branch, summary.firstKeptEntryId, 4 * options.keepUserPromptTokens);
+  const settings = api.session.getCompactionSettings();
+  const threshold = api.session.getModel().contextWindow - settings.reserveTokens;
+  const budget = Math.min(options.keepUserPromptTokens, Math.floor(MAX_PROMPTS_SHARE * threshold));
+  const prompts = userPromptsSection(branch, summary.firstKeptEntryId, 4 * budget);
   return { ...summary, summary: summary.summary + prompts };
 }
 

@@ -45,13 +45,15 @@ export interface ContextPolicySettings {
   /**
    * cache-aware: what its summaries keep verbatim, in tokens, for its own and (through
    * `session_before_compact`) for the session's compactions made without instructions. 0 keeps the
-   * session's `compaction.keepRecentTokens`. Default 4000 (`cache-aware`), 0 (`mask`).
+   * session's `compaction.keepRecentTokens` (never more than it: the session fits it to small
+   * windows). Default 4000 (`cache-aware`), 0 (`mask`).
    */
   keepRecentTokens?: number;
   /**
    * cache-aware: its summaries end with the user's summarized prompts, verbatim (newest first, each
    * cut at 1500 characters), up to this many tokens (chars/4), so that ids, numbers and constraints
-   * the user gave survive summaries of summaries. 0 turns it off. Default 2000.
+   * the user gave survive summaries of summaries; at most 5% of the compaction threshold. 0 turns it
+   * off. Default 2000.
    */
   keepUserPromptTokens?: number;
 }
