@@ -165,6 +165,24 @@ describe("arbor export --html in a real browser", () => {
       await page.waitForSelector(`.row.selected[data-id="${older}"]`);
       expect(await page.locator(".boundary .msg-head .idlink").first().innerText()).toBe(older.slice(0, 8));
       await page.screenshot({ path: path.join(dir, "pi.png") });
+      // The context/cost chart of the exported path: one point per answer with recorded usage.
+      const answers = branch.filter(
+        (entry) =>
+          entry.type === "message" &&
+          entry.message.role === "assistant" &&
+          (entry.message.usage?.input ?? 0) +
+            (entry.message.usage?.cacheRead ?? 0) +
+            (entry.message.usage?.cacheWrite ?? 0) >
+            0,
+      ).length;
+      await page.locator("details.usage-chart > summary").click();
+      const chart = page.locator("details.usage-chart svg");
+      expect(await chart.isVisible()).toBe(true);
+      const points = await chart
+        .locator("polyline")
+        .evaluateAll((nodes) => nodes.map((node) => (node.getAttribute("points") ?? "").split(" ").length));
+      expect(points).toEqual([answers, answers]);
+      await page.screenshot({ path: path.join(dir, "pi-chart.png") });
       expectOffline(file, watch);
     } finally {
       store.close();

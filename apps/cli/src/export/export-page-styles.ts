@@ -14,6 +14,9 @@ button,select{font:inherit;font-size:12px;color:var(--ink);background:var(--pane
 button:hover,select:hover{border-color:var(--accent)}
 .page-head{padding:12px 20px 10px;background:var(--panel);border-bottom:1px solid var(--line)}
 .page-head h1{margin:0 0 4px;font-size:18px;font-weight:650}
+.usage-chart{padding:4px 20px;background:var(--panel);border-bottom:1px solid var(--line);font-size:13px;overflow-x:auto}
+.usage-chart summary{cursor:pointer;color:var(--dim)}
+.usage-chart p{margin:2px 0 6px;color:var(--dim);font-size:12px}
 .logo{display:inline-block;font:600 11px var(--mono);color:#fff;background:var(--assistant);border-radius:4px;padding:2px 6px;vertical-align:3px;margin-right:4px}
 .facts{margin:2px 0;color:var(--ink);font-size:13px}.dim{color:var(--dim);font-size:12px}
 .layout{flex:1;min-height:0;display:grid;grid-template-columns:minmax(360px,42%) 1fr}

@@ -7,6 +7,7 @@ import type { ExportEntry } from "./export-data";
 import { loadViewerScript } from "./load-viewer-script";
 import { EXPORT_ENTRIES_PER_CHUNK, renderExportHtmlParts } from "./render-export-html";
 import { renderExportMarkdown } from "./render-export-markdown";
+import { renderUsageChart, usageSeries } from "./render-usage-chart";
 import { DEFAULT_EXPORT_CLIP_CHARS } from "./to-export-message";
 
 /** What {@link exportSession} writes and where. */
@@ -104,7 +105,8 @@ export function exportSession(store: SessionStore, options: ExportSessionOptions
   const branch = leafId === null ? [] : store.getBranch(leafId);
   let parts: Iterable<string>;
   if (options.format === "html") {
-    parts = renderExportHtmlParts(head, chunks(), loadViewerScript());
+    const chart = renderUsageChart(usageSeries(branch), `${head.session.file}: context and cost per request`);
+    parts = renderExportHtmlParts(head, chunks(), loadViewerScript(), chart);
   } else {
     // Only the entries of the path are built (a sparse array indexed in file order).
     const entries: ExportEntry[] = [];

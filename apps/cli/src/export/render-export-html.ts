@@ -14,7 +14,8 @@ function sha256(text: string): string {
  * `<script type="application/json" id="arbor-data">` and the entries in chunks after it (escaped by `jsonForHtmlScript`, so no string
  * of the session can end the element), and the viewer `script`. A Content-Security-Policy allows only
  * that style and that script (by hash) and `data:` images: the page loads nothing from the network
- * and runs no other script, even if some content were to slip through as markup. Pure.
+ * and runs no other script, even if some content were to slip through as markup. `chart` (inline SVG,
+ * see `renderUsageChart`) is shown under the header when given. Pure.
  *
  * @throws Error when `script` contains `</script` or `<!--` (it could not be inlined safely).
  */
@@ -22,6 +23,7 @@ export function* renderExportHtmlParts(
   data: ExportHead,
   chunks: Iterable<readonly ExportEntry[]>,
   script: string,
+  chart = "",
 ): Generator<string> {
   if (/<\/script|<!--/i.test(script)) {
     throw new Error("renderExportHtml: the viewer script cannot be inlined (it contains </script or <!--)");
@@ -52,7 +54,7 @@ export function* renderExportHtmlParts(
 </head>
 <body data-state="loading">
 <header id="header" class="page-head"></header>
-<main class="layout">
+${chart === "" ? "" : `<details class="usage-chart"><summary>Context and cost per request</summary>${chart}<p>Context tokens and cumulative cost per request of the exported path, from the usage its answers recorded (under the context policy the session ran with; <code>arbor replay</code> measures others).</p></details>\n`}<main class="layout">
 <section class="tree-pane">
 <div class="pane-head"><h2>Session tree</h2><div id="tree-controls" class="controls"></div></div>
 <div class="legend"><span class="lg on-path">selected path</span><span class="lg active-path">exported path</span><span class="lg replaced">replaced by a compaction</span><span class="lg k-compaction">◆ compaction</span><span class="lg k-branch_summary">↩ branch summary</span><span class="lg k-context_edit">✎ context edit</span></div>
