@@ -27,6 +27,7 @@ import { buildSessionProjection } from "../projection/build-session-projection";
 import type { SessionStore } from "../session-store";
 import { exportPostgresSession } from "./export-postgres-session";
 import { importPostgresSession } from "./import-postgres-session";
+import { readTuning, WHOLE_SESSION_LINES } from "./internal/read-session-text";
 import { openPostgresSessionStore } from "./open-postgres-session-store";
 import { migratePostgres } from "./postgres-migrations";
 
@@ -43,8 +44,11 @@ function expectSameAsPure(store: SessionStore, leafId?: string | null) {
 describe.skipIf(problem !== undefined)(`conformance on PostgreSQL${skipped}`, () => {
   beforeAll(async () => {
     await migratePostgres(target);
+    // Every fixture through the light-record open (records first, lines fetched), not read whole.
+    readTuning.wholeSessionLines = 0;
   });
   afterAll(async () => {
+    readTuning.wholeSessionLines = WHOLE_SESSION_LINES;
     await db.dropSchema(target.schema);
   });
 

@@ -12,6 +12,7 @@ import type { SessionStore } from "../session-store";
 import type { MemorySessionStorage } from "../storage/create-memory-storage";
 import { importPostgresSession } from "./import-postgres-session";
 import type { PostgresSessionStorage } from "./internal/postgres-storage";
+import { WHOLE_SESSION_LINES } from "./internal/read-session-text";
 import { openPostgresSessionStore } from "./open-postgres-session-store";
 import { migratePostgres } from "./postgres-migrations";
 
@@ -19,14 +20,14 @@ const db = await testPostgres();
 const problem = db.skipReason();
 const target = db.target("lazy");
 
-/** A linear 400-entry session: a thinking level early, labels, a name, a compaction near the end. */
+/** A linear 2,203-entry session (above WHOLE_SESSION_LINES): a thinking level early, labels, a name, a compaction near the end. */
 function buildSession(): { text: string; memory: SessionStore } {
   const memory = createInMemorySessionStore({ sessionId: "lazy-session", cwd: "/p" });
   memory.appendThinkingLevelChange("high");
   let keep = "";
-  for (let turn = 0; turn < 200; turn++) {
+  for (let turn = 0; turn < 1100; turn++) {
     const user = memory.appendMessage({ role: "user", content: `question ${turn}`, timestamp: turn });
-    if (turn === 150) keep = user.id;
+    if (turn === 1050) keep = user.id;
     if (turn === 20) memory.appendLabelChange(user.id, "early");
     memory.appendMessage({
       role: "assistant",
@@ -38,7 +39,7 @@ function buildSession(): { text: string; memory: SessionStore } {
       stopReason: "stop",
       timestamp: turn,
     });
-    if (turn === 180)
+    if (turn === 1080)
       memory.appendCompaction({ summary: "so far", firstKeptEntryId: keep, tokensBefore: 9000 });
   }
   memory.appendSessionInfo("lazy one");
@@ -75,6 +76,7 @@ describe.skipIf(problem !== undefined)(`light-record open${problem ? ` (skipped:
       expect(store.getSessionName()).toBe("lazy one");
       // No read above needed a line the prefetch had not fetched.
       expect(held(store)).toBe(fetched);
+      expect(store.getEntryCount()).toBeGreaterThan(WHOLE_SESSION_LINES);
       expect(fetched).toBeLessThan(store.getEntryCount() / 3);
       expect(fetched).toBeGreaterThanOrEqual(projection.entries.length);
       // The prefetch validated nothing by itself: the count is what the reads themselves checked.
@@ -91,6 +93,20 @@ describe.skipIf(problem !== undefined)(`light-record open${problem ? ` (skipped:
     } finally {
       store.close();
     }
+  });
+
+  it("a session of at most WHOLE_SESSION_LINES lines comes whole with the records query", async () => {
+    const small = createInMemorySessionStore({ sessionId: "small-session", cwd: "/p" });
+    for (let turn = 0; turn < 20; turn++)
+      small.appendMessage({ role: "user", content: `q${turn}`, timestamp: turn });
+    await importPostgresSession(target, (small.storage as MemorySessionStorage).toJsonl(), {
+      migrate: false,
+    });
+    const store = await openPostgresSessionStore(target, "small-session", { mode: "read" });
+    expect(store.getEntryCount()).toBeLessThan(WHOLE_SESSION_LINES);
+    expect(held(store)).toBe(store.getEntryCount());
+    expect(store.getEntries()).toEqual(small.getEntries());
+    store.close();
   });
 
   it("a writer opened on the session appends after the lazily read projection, and reads back the same", async () => {

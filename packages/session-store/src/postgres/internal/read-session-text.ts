@@ -26,10 +26,19 @@ export async function readSessionRows(
   return (await queryRows(client, schema, sessionId, location, true)) as SessionRows | undefined;
 }
 
+/** Sessions of at most this many lines are read whole by {@link readSessionRecords}. */
+export const WHOLE_SESSION_LINES = 2000;
+
+/**
+ * The threshold in force (tests set `wholeSessionLines` to 0 so that even the small fixtures go
+ * through the light-record open). Not part of the public API.
+ */
+export const readTuning = { wholeSessionLines: WHOLE_SESSION_LINES };
+
 /**
  * The light records of every line of a session (seq, kind, entry id, parent id, type, role), in file
- * order, with one query that carries the text of the header line only; `undefined` as
- * {@link readSessionRows}.
+ * order, with one query that carries the text of the header line only (every line's text for a
+ * session of at most `readTuning.wholeSessionLines` lines); `undefined` as {@link readSessionRows}.
  */
 export async function readSessionRecords(
   client: Client,
@@ -47,7 +56,10 @@ async function queryRows(
   location: string,
   withLines: boolean,
 ): Promise<SessionRows<RecordRow> | undefined> {
-  const line = withLines ? "line" : "CASE WHEN kind = 'header' THEN line END AS line";
+  // A small session comes whole: fetching its lines afterwards would cost a round trip for nothing.
+  const line = withLines
+    ? "line"
+    : `CASE WHEN kind = 'header' OR (SELECT line_count FROM ${schema.sql}.sessions WHERE id = $1) <= ${Math.trunc(readTuning.wholeSessionLines)} THEN line END AS line`;
   try {
     const [session, lines] = await Promise.all([
       client.query<{ ends: boolean; version: number | null }>(
