@@ -2,7 +2,7 @@ import type { StorageLoadIssue } from "../session-storage";
 import { SessionStorageError } from "../session-storage-error";
 import { LineScanner } from "./line-scanner";
 import type { RecordTable } from "./record-table";
-import { CHUNK_BYTES, scanSessionFile } from "./scan-session-file";
+import { CHUNK_BYTES, SAMPLE_BYTES, scanSessionFile } from "./scan-session-file";
 import { settleTornTail } from "./settle-torn-tail";
 import { readSidecarIndex } from "./sidecar-index";
 import { errnoCode, type StorageFs } from "./storage-fs";
@@ -102,12 +102,12 @@ function scanOpenFile(
       indexRejectedReason = index.reason;
     }
   }
-  // Entries take 0.5-3 KB. A file of one chunk is reserved for at the dense end; a larger one is
-  // sized after its first chunk from the lines found there (with a margin; tables grow if short), so
-  // that a big file neither regrows while scanning nor holds (and scatters its id lookups over) tables
-  // several times too large.
+  // Entries take 0.5-3 KB. The table is reserved for the first 8 MB at the dense end; a larger file
+  // is then sized from the lines found in them (with a margin; tables grow if short), so that it
+  // neither regrows while scanning nor holds (and scatters its id lookups over) tables several times
+  // too large.
   const remaining = file.size - from;
-  table.reserve(table.size + Math.ceil(Math.min(remaining, CHUNK_BYTES) / 768));
+  table.reserve(table.size + Math.ceil(Math.min(remaining, SAMPLE_BYTES) / 768));
   const scan = scanSessionFile(
     fs,
     fd,
@@ -121,6 +121,7 @@ function scanOpenFile(
       const expected = ((remaining - bytesScanned) / bytesScanned) * linesScanned * 1.25;
       table.reserve(table.size + Math.ceil(expected));
     },
+    SAMPLE_BYTES,
     SMALL_FILE_BYTES,
   );
   scanner.requireHeader(scan.end > 0);

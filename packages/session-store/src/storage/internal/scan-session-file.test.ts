@@ -11,7 +11,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-scan-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe("scanSessionFile", () => {
-  it("calls afterFirstChunk once, after the first chunk's lines were fed, and feeds every line", () => {
+  it("calls afterSample once, as soon as enough lines were fed, and feeds every line", () => {
     const lines = [JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "t", cwd: "/w" })];
     for (let i = 0; i < 200; i++) {
       lines.push(
@@ -32,16 +32,23 @@ describe("scanSessionFile", () => {
     const fd = fs.openSync(file, "r");
     try {
       const size = fs.fstatSync(fd).size;
-      const result = scanSessionFile(nodeStorageFs, fd, scanner, 0, size, 1024, () => {
-        seen.push(scanner.counters.linesScanned);
-      });
+      const result = scanSessionFile(
+        nodeStorageFs,
+        fd,
+        scanner,
+        0,
+        size,
+        1024,
+        () => seen.push(scanner.counters.linesScanned),
+        3000,
+      );
       expect(result).toEqual({ end: size });
     } finally {
       fs.closeSync(fd);
     }
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toBeGreaterThan(5);
-    expect(seen[0]).toBeLessThan(30); // about 1 KB of ~80-byte lines
+    expect(seen[0]).toBeGreaterThan(30);
+    expect(seen[0]).toBeLessThan(50); // 3 KB (three 1 KB chunks) of ~80-byte lines
     expect(table.size).toBe(200);
     expect(table.parentIndex()[199]).toBe(198);
   });

