@@ -4,7 +4,10 @@
  * (`arbor replay --json`) and writes docs/context-economics.md (tables, goal, raw JSON) with one SVG
  * chart per session under docs/context-economics/.
  *
- *   node bench/context-economics.mjs [--only NAME] [--no-write] [--jobs 2]
+ *   node bench/context-economics.mjs [--only NAME] [--no-write] [--jobs 2] [--from FILE]
+ *
+ * Every run's reports (with their series) are saved to $TMPDIR/arbor-context-economics-last.json;
+ * `--from FILE` renders the doc and charts from such a file without replaying anything.
  *
  * Corpus: the four real pi sessions of ../shared/pi-sessions (PI_SESSIONS overrides the folder) at
  * windows that force compaction, the example session, and two generated long sessions.
@@ -98,8 +101,10 @@ function replay(item, policy) {
   });
 }
 
-const tasks = corpus.flatMap((item) => POLICIES.map((policy) => ({ item, policy })));
-const results = [];
+const from = option("--from");
+const saved = path.join(os.tmpdir(), "arbor-context-economics-last.json");
+const tasks = from ? [] : corpus.flatMap((item) => POLICIES.map((policy) => ({ item, policy })));
+const results = from ? JSON.parse(fs.readFileSync(from, "utf8")) : [];
 let next = 0;
 async function worker() {
   while (next < tasks.length) {
@@ -116,6 +121,7 @@ async function worker() {
 }
 await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
 fs.rmSync(tmp, { recursive: true, force: true });
+if (!from) fs.writeFileSync(saved, JSON.stringify(results));
 
 const ordered = corpus.flatMap((item) =>
   POLICIES.map((policy) => results.find((r) => r.name === item.name && r.policy === policy)),
