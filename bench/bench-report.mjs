@@ -22,6 +22,13 @@ const METRICS = [
   ["  of which projection (first call after open)", "ms", "pi.open", "arbor.open", (r) => r.projectionMs],
   ["open + projection, CPU time", "ms", "pi.open", "arbor.open", (r) => r.cpuMs],
   [
+    "open + projection, Arbor read-only (no writer lock; pi takes none)",
+    "ms",
+    "pi.open",
+    "arbor.openReadOnly",
+    (r) => r.totalMs,
+  ],
+  [
     "open + projection, Arbor with its sidecar index (pi has none)",
     "ms",
     "pi.open",
@@ -36,6 +43,13 @@ const METRICS = [
     (r) => r.appendRefresh?.median,
   ],
   ["append only, per entry (median)", "ms", "pi.append", "arbor.append", (r) => r.appendOnly?.median],
+  [
+    "append only, Arbor fsync per append (durability always; pi never fsyncs)",
+    "ms",
+    "pi.append",
+    "arbor.appendAlways",
+    (r) => r.appendOnly?.median,
+  ],
   ["prepareCompaction, first call", "ms", "pi.compaction", "arbor.compaction", (r) => r.first],
   ["prepareCompaction, repeated call", "ms", "pi.compaction", "arbor.compaction", (r) => r.repeat],
   ["usage-aware token estimate, first call", "ms", "pi.tokens", "arbor.tokens", (r) => r.estimate?.firstMs],

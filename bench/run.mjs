@@ -107,6 +107,24 @@ function measureSize(n, impls) {
       );
       record(`${impl}.tokens`, run(TOKENS_WORKER, [JSON.stringify({ impl, file, piDir: PI_DIR })]));
     }
+    // What two guarantees pi does not give cost, measured apart: the writer lock (a read-only open
+    // takes none) and an fsync per append (durability "always"; the default fsyncs once a second).
+    record(
+      "arbor.openReadOnly",
+      sessionWorker({ impl: "arbor", task: "open", file, cold: true, readOnly: true }),
+    );
+    const always = scratchCopy(file, "append-always");
+    record(
+      "arbor.appendAlways",
+      sessionWorker({
+        impl: "arbor",
+        task: "append",
+        file: always,
+        count: size.appendCount,
+        durability: "always",
+      }),
+    );
+    cleanup(always);
     const warm = scratchCopy(file, "warm");
     sessionWorker({ impl: "arbor", task: "open", file: warm }); // writes the sidecar index on close
     record("arbor.openWarm", sessionWorker({ impl: "arbor", task: "open", file: warm }));

@@ -11,6 +11,8 @@
  * - reopen: the same, timed on a file that already has an Arbor sidecar index and grew since.
  * - append: open, then `count` times append one message + rebuild the projection (a live agent's
  *           refresh), then `count` plain appends; per-entry times.
+ * Arbor options: `cold` (no sidecar index), `readOnly` (open without the writer lock), `durability`
+ * ("never" | "batched" | "always"; default "batched", which fsyncs at most once a second).
  */
 import { pathToFileURL } from "node:url";
 
@@ -34,7 +36,12 @@ async function loadImpl() {
   if (typeof mod.openSessionStore !== "function")
     throw new Error("@arbor/session-store has no openSessionStore (build it first)");
   // The sidecar index is opt-in: the warm runs ask for it beside the file, cold runs have none.
-  const storage = args.cold ? {} : { sidecarIndex: true };
+  // `readOnly` (no writer lock, which pi does not take) and `durability` measure what a guarantee costs.
+  const storage = {
+    ...(args.cold ? {} : { sidecarIndex: true }),
+    ...(args.readOnly ? { readOnly: true } : {}),
+    ...(args.durability ? { durability: args.durability } : {}),
+  };
   return {
     open: () => mod.openSessionStore(args.file, { storage }),
     project: (store) => store.getProjection(),
