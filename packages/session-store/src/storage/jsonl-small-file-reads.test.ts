@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chain, header, jsonl, message, tempDir } from "./__fixtures__/storage-fixtures";
 import { createJsonlStorage } from "./create-jsonl-storage";
 import { SMALL_FILE_BYTES } from "./internal/open-session-file";
+import { CHUNK_BYTES } from "./internal/scan-session-file";
 import type { StorageFs } from "./internal/storage-fs";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -39,6 +40,27 @@ describe("entry reads of a small session", () => {
       expect(storage.readEntry(index)).toEqual(entries[index]);
     }
     expect(io.reads()).toBe(afterLoad);
+    storage.close();
+  });
+
+  it("are one read too for a file larger than a scan chunk but within the small-file size", () => {
+    const path = tmp.file();
+    const entries = chain(400).map((entry, index) =>
+      index % 2 === 1
+        ? { ...entry, message: { role: "assistant", content: [{ type: "text", text: "y".repeat(3000) }] } }
+        : entry,
+    );
+    writeFileSync(path, jsonl(header(), ...entries));
+    const size = readFileSync(path).length;
+    expect(size).toBeGreaterThan(CHUNK_BYTES);
+    expect(size).toBeLessThanOrEqual(SMALL_FILE_BYTES);
+    const io = countingFs();
+    const storage = createJsonlStorage(path, { fs: io.fs });
+    storage.load();
+    expect(io.reads()).toBe(1);
+    expect(storage.readEntry(entries.length - 1)).toEqual(entries[entries.length - 1]);
+    expect(storage.readEntry(0)).toEqual(entries[0]);
+    expect(io.reads()).toBe(1);
     storage.close();
   });
 
