@@ -33,6 +33,11 @@ export interface SessionCore {
   thinkingLevel: CreateAgentSessionOptions["thinkingLevel"];
   readonly tokenCounter: TokenCounter;
   readonly listeners: Set<AgentSessionListener>;
+  /**
+   * `extension_notice` events sent while no listener was subscribed (in `session_start`, say), at
+   * most {@link HELD_NOTICES_LIMIT}; the next subscriber gets them first.
+   */
+  readonly heldNotices: AgentSessionEvent[];
   /** Persisted entry id of each message this process appended. */
   readonly entryIds: WeakMap<object, string>;
   /** Steering and follow-up messages waiting for the loop. */
@@ -72,6 +77,7 @@ export function createSessionCore(
     thinkingLevel: options.thinkingLevel ?? options.settings?.defaultThinkingLevel,
     tokenCounter: options.compaction?.tokenCounter ?? defaultTokenCounter,
     listeners: new Set(),
+    heldNotices: [],
     entryIds: new WeakMap(),
     steering: [],
     followUps: [],
@@ -120,6 +126,19 @@ export function deliverToListeners(core: SessionCore, event: AgentSessionEvent):
       );
     }
   }
+}
+
+/** How many notices {@link holdOrDeliverNotice} keeps for a listener that has not subscribed yet. */
+export const HELD_NOTICES_LIMIT = 50;
+
+/**
+ * Delivers an `extension_notice` to the listeners, or, while there is none, keeps it for the next
+ * one to subscribe (the first {@link HELD_NOTICES_LIMIT}; later ones become one process warning each).
+ */
+export function holdOrDeliverNotice(core: SessionCore, event: AgentSessionEvent): void {
+  if (core.listeners.size > 0) deliverToListeners(core, event);
+  else if (core.heldNotices.length < HELD_NOTICES_LIMIT) core.heldNotices.push(event);
+  else if (event.type === "extension_notice") process.emitWarning(event.message);
 }
 
 /**

@@ -12,6 +12,7 @@ import { createRunState } from "../internal/run-state";
 import {
   type AgentSessionListener,
   currentCompactionSettings,
+  deliverToListeners,
   notify,
   runLocked,
   type SessionCore,
@@ -87,10 +88,13 @@ export class AgentSession {
   /**
    * Calls `listener` for every event (see the README's event catalogue for payloads and order).
    * Listeners run synchronously after extensions; one that throws is reported as a process warning
-   * and skipped. Returns the unsubscribe function.
+   * and skipped. Notices extensions sent while no listener was subscribed (`api.ui.notify` in
+   * `session_start`) are delivered to this listener first. Returns the unsubscribe function.
    */
   subscribe(listener: (event: AgentSessionEvent) => void): () => void {
     this.core.listeners.add(listener as AgentSessionListener);
+    // Notices sent before anyone listened (an extension's `session_start`, say) go to this listener.
+    for (const held of this.core.heldNotices.splice(0)) deliverToListeners(this.core, held);
     return () => this.core.listeners.delete(listener as AgentSessionListener);
   }
 

@@ -147,6 +147,56 @@ describe("api.ui", () => {
     ]);
   });
 
+  it("keeps notices sent in session_start, before anyone listened, for the first listener", async () => {
+    const early = defineExtension<RuntimeExtensionApi>({
+      apiVersion: 1,
+      name: "early",
+      setup(api) {
+        api.on("session_start", () => {
+          api.ui.notify("loaded 3 rules");
+          api.ui.notify("rule 2 is deprecated", "warning");
+        });
+      },
+    });
+    // The harness subscribes right after createAgentSession returns, as an application does.
+    const h = await createHarness({ settings, extensions: [early] });
+    expect(h.events.filter((event) => event.type === "extension_notice")).toEqual([
+      { type: "extension_notice", extensionId: "early", message: "loaded 3 rules", level: "info" },
+      { type: "extension_notice", extensionId: "early", message: "rule 2 is deprecated", level: "warning" },
+    ]);
+    // Delivered once: a later listener does not get them again.
+    const later: unknown[] = [];
+    h.session.subscribe((event) => later.push(event));
+    h.server.enqueue(textReply("one"));
+    await h.session.prompt("hello");
+    expect(later.some((event) => (event as { type: string }).type === "extension_notice")).toBe(false);
+  });
+
+  it("keeps at most 50 early notices; the rest become process warnings", async () => {
+    const chatty = defineExtension<RuntimeExtensionApi>({
+      apiVersion: 1,
+      name: "chatty",
+      setup(api) {
+        api.on("session_start", () => {
+          for (let i = 0; i < 52; i++) api.ui.notify(`notice ${i}`);
+        });
+      },
+    });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on("warning", onWarning);
+    try {
+      const h = await createHarness({ settings, extensions: [chatty] });
+      await new Promise((resolve) => setImmediate(resolve));
+      const notices = h.events.filter((event) => event.type === "extension_notice");
+      expect(notices).toHaveLength(50);
+      expect(notices[49]).toMatchObject({ message: "notice 49" });
+      expect(warnings).toEqual(expect.arrayContaining(["notice 50", "notice 51"]));
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("has UI in interactive mode only", async () => {
     const record: { mode?: string; hasUI?: boolean } = {};
     await createHarness({ settings, mode: "interactive", extensions: [notifier(record)] });
