@@ -11,7 +11,8 @@ import type { SessionStore } from "../session-store";
 import { SessionStore as Store } from "../session-store";
 import { createMemoryStorage } from "../storage/create-memory-storage";
 import { arrangeTreeShape } from "./arrange-tree-shape";
-import { arrangeForest, type SessionTreeShapeNode } from "./build-session-tree";
+import type { SessionTreeShapeNode } from "./build-session-tree";
+import { arrangeShapeByForest } from "./build-tree-shape";
 import type { EntryTable } from "./entry-table";
 import type { ResolvedLabel } from "./label-index";
 
@@ -27,31 +28,6 @@ function internals(store: SessionStore): { table: EntryTable; labels: ReadonlyMa
     labels: { all(): ReadonlyMap<string, ResolvedLabel> };
   };
   return { table: inner.table, labels: inner.labels.all() };
-}
-
-/** The shape as `arrangeForest` makes it from the records (the way before `arrangeTreeShape`). */
-function byForest(table: EntryTable, labels: ReadonlyMap<string, ResolvedLabel>): SessionTreeShapeNode[] {
-  const items: { id: string; parentId: string | null | undefined; index: number }[] = [];
-  for (let index = 0; index < table.size; index++) {
-    if (table.isHidden(index)) continue;
-    const record = table.record(index);
-    items.push({ id: record.id as string, parentId: record.parentId, index });
-  }
-  const indexOf = new Map<SessionTreeShapeNode, number>();
-  return arrangeForest(
-    items,
-    (item) => {
-      const resolved = labels.get(item.id);
-      const node: SessionTreeShapeNode = {
-        id: item.id,
-        children: [],
-        ...(resolved ? { label: resolved.label, labelTimestamp: resolved.timestamp } : {}),
-      };
-      indexOf.set(node, item.index);
-      return node;
-    },
-    (node) => new Date(table.entry(indexOf.get(node) as number).timestamp).getTime(),
-  );
 }
 
 /** Ids in display order with depth, so that two shapes compare node for node and order for order. */
@@ -71,7 +47,7 @@ function expectSameShape(store: SessionStore): number {
   const { table, labels } = internals(store);
   const arranged = arrangeTreeShape(table, labels);
   expect(arranged).toBeDefined();
-  const expected = outline(byForest(table, labels));
+  const expected = outline(arrangeShapeByForest(table, labels));
   expect(outline(arranged as SessionTreeShapeNode[])).toEqual(expected);
   expect(outline(store.getTreeShape())).toEqual(expected);
   return expected.length;
@@ -202,7 +178,7 @@ describe("arrangeTreeShape (the tree shape from parent indices)", () => {
     try {
       const { table, labels } = internals(store);
       expect(arrangeTreeShape(table, labels)).toBeUndefined();
-      expect(outline(store.getTreeShape())).toEqual(outline(byForest(table, labels)));
+      expect(outline(store.getTreeShape())).toEqual(outline(arrangeShapeByForest(table, labels)));
     } finally {
       store.close();
     }

@@ -16,8 +16,17 @@ export function buildTreeShape(
   table: EntryTable,
   labels: ReadonlyMap<string, ResolvedLabel>,
 ): SessionTreeShapeNode[] {
-  const arranged = arrangeTreeShape(table, labels);
-  if (arranged !== undefined) return arranged;
+  return arrangeTreeShape(table, labels) ?? arrangeShapeByForest(table, labels);
+}
+
+/**
+ * The shape arranged by `arrangeForest` from a map of every id: the general way, for sessions with
+ * repeated or missing ids (and the reference the index-based arrangement is tested against).
+ */
+export function arrangeShapeByForest(
+  table: EntryTable,
+  labels: ReadonlyMap<string, ResolvedLabel>,
+): SessionTreeShapeNode[] {
   const items: { id: string; parentId: string | null | undefined; index: number }[] = [];
   for (let index = 0; index < table.size; index++) {
     if (table.isHidden(index)) continue;
