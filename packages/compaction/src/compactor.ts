@@ -3,6 +3,7 @@ import type { SessionEntry } from "@arbor/session-store";
 import { type BranchSummaryResult, generateBranchSummary } from "./branch/generate-branch-summary";
 import type { FileToolMapping } from "./files/file-operations";
 import type { CompactionPreparation } from "./prepare/prepare-compaction";
+import type { SummaryConversation } from "./summary/cache-sharing-summary-request";
 import { type CompactionResult, compact } from "./summary/compact";
 import type { TokenCounter } from "./tokens/token-counter";
 
@@ -12,6 +13,11 @@ export interface CompactorCallOptions {
   signal?: AbortSignal;
   /** Extra focus from the user (for example `/compact focus on the API`). */
   customInstructions?: string;
+  /**
+   * The agent's conversation for a cache-sharing summary request (see `SummaryModelOptions.conversation`);
+   * the runtime passes it only when the summary model is the session's. A compactor may ignore it.
+   */
+  conversation?: SummaryConversation;
 }
 
 /** Per-call inputs of {@link Compactor.summarizeBranch}. */

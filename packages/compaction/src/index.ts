@@ -52,6 +52,11 @@ export {
   shouldCompact,
 } from "./settings/compaction-settings";
 export { CompactionSettingsError } from "./settings/compaction-settings-error";
+export type {
+  CacheSharingSummaryRequest,
+  SummaryConversation,
+} from "./summary/cache-sharing-summary-request";
+export { cacheSharingSummaryRequest } from "./summary/cache-sharing-summary-request";
 export type { CompactionResult, CompactOptions } from "./summary/compact";
 export { compact } from "./summary/compact";
 export type { GeneratedSummary, GenerateSummaryOptions } from "./summary/generate-summary";
@@ -61,6 +66,7 @@ export type { SummaryModelOptions } from "./summary/summary-model-options";
 export {
   BRANCH_SUMMARY_PREAMBLE,
   BRANCH_SUMMARY_PROMPT,
+  CACHE_SHARING_SUMMARY_PROMPT,
   INITIAL_SUMMARY_PROMPT,
   SPLIT_TURN_SEPARATOR,
   SUMMARY_SYSTEM_PROMPT,

@@ -10,7 +10,7 @@ import {
   type ProviderRequest,
 } from "@arbor/providers";
 import { dollars, type ReplayPrice } from "./price-table";
-import type { CacheBlock, PromptCacheModel } from "./prompt-cache-model";
+import type { CacheAccount, CacheBlock, PromptCacheModel } from "./prompt-cache-model";
 import type { ReplayStep } from "./replay-script";
 
 /** Counts tokens of texts and messages (the tiktoken counter of `@arbor/compaction/tiktoken`). */
@@ -34,6 +34,19 @@ export interface ReplayRequestRecord {
   overflow: boolean;
   /** True when no recorded answer was left and a placeholder answered. */
   unmatched: boolean;
+}
+
+/**
+ * The replay provider: a {@link Provider} that also accounts a request it does not answer (a summary
+ * the offline summarizer writes, priced as the request a model would have been sent).
+ */
+export interface ReplayProvider extends Provider {
+  /**
+   * Splits `request`'s input like any request (the same blocks, breakpoints and cache, at the time of
+   * the latest answer: a summary is sent right after it) and updates the cache, without answering or
+   * recording it. Returns the input split and the request's input tokens.
+   */
+  accountUnanswered(request: ProviderRequest): CacheAccount & { contextTokens: number };
 }
 
 /** Where the replay provider takes its answers from: the driver moves it from turn to turn. */
@@ -79,9 +92,10 @@ function memoCounter(counter: ReplayTokenCounter) {
  * window is refused with a context-overflow error (as a real provider would), without using up an
  * answer. With no answer left in the turn, a short placeholder answer ends the turn (`unmatched`).
  *
- * Streams `start` then `done` (no deltas). Never throws.
+ * Streams `start` then `done` (no deltas). Never throws. `accountUnanswered` prices a request that
+ * is not sent (see {@link ReplayProvider}).
  */
-export function createReplayProvider(options: ReplayProviderOptions): Provider {
+export function createReplayProvider(options: ReplayProviderOptions): ReplayProvider {
   const { model, answers, counter, cache, price, onRequest } = options;
   const count = memoCounter(counter);
   let lastTime = 0;
@@ -108,6 +122,12 @@ export function createReplayProvider(options: ReplayProviderOptions): Provider {
   return {
     specificationVersion: "v1",
     name: "replay",
+    accountUnanswered(request) {
+      const blocks = measure(request);
+      const contextTokens = blocks.reduce((sum, block) => sum + block.tokens, 0);
+      const breakpoints = replayBreakpoints(request, blocks.length);
+      return { ...cache.account({ blocks, breakpoints, time: lastTime }), contextTokens };
+    },
     async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       const blocks = measure(request);
       const contextTokens = blocks.reduce((sum, block) => sum + block.tokens, 0);

@@ -11,6 +11,7 @@ import { createInMemorySessionStore, type SessionEntry } from "@arbor/session-st
 import { extractRetentionFacts, measureRetention, visibleText } from "./measure-retention";
 import { cacheRulesFor, dollars, priceFor } from "./price-table";
 import { createPromptCacheModel } from "./prompt-cache-model";
+import { createReplayCompactor, type SharedSummaryAccount } from "./replay-compactor";
 import { createReplayProvider, type ReplayRequestRecord } from "./replay-provider";
 import { buildReplayScript, type ReplayStep } from "./replay-script";
 
@@ -54,6 +55,8 @@ export interface ReplayReport {
   cacheWriteTokens: number;
   outputTokens: number;
   summaryCalls: number;
+  /** Summaries asked for as the conversation itself (cache-sharing), priced by the prompt-cache rules. */
+  cacheSharingSummaries: number;
   /**
    * `offline` (the offline summarizer wrote them: its figures are estimates of what the session's
    * model would have read and written) or the summary model's `provider/id` (its reported usage).
@@ -143,6 +146,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     price,
     onRequest: (record) => records.push(record),
   });
+  const shared: SharedSummaryAccount[] = [];
   const toolNames = new Set<string>();
   for (const turn of script.turns)
     for (const step of turn.steps)
@@ -161,9 +165,14 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     },
     compaction: options.summarizer
       ? { provider: options.summarizer.provider, model: options.summarizer.model, tokenCounter: counter }
-      : { provider: null, tokenCounter: counter },
+      : {
+          provider: null,
+          tokenCounter: counter,
+          compactor: createReplayCompactor({ model, provider, onShared: (account) => shared.push(account) }),
+        },
   });
   let summaryCalls = 0;
+  let cacheSharingSummaries = 0;
   let summaryInputTokens = 0;
   let summaryOutputTokens = 0;
   let loops = 0;
@@ -208,13 +217,28 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
           dollars(usage.output, summaryPrice.output);
         continue;
       }
+      const output = counter.countText(entry.summary);
+      const sharedIndex = shared.findIndex((item) => item.firstKeptEntryId === entry.firstKeptEntryId);
+      const account = sharedIndex >= 0 ? shared.splice(sharedIndex, 1)[0]?.account : undefined;
+      if (account !== undefined) {
+        // A cache-sharing summary: priced as the request it would be sent as (the conversation read
+        // from the prompt cache where it is still there), plus its output.
+        cacheSharingSummaries++;
+        summaryInputTokens += account.contextTokens;
+        summaryOutputTokens += output;
+        summaryCostUsd +=
+          dollars(account.input, price.input) +
+          dollars(account.cacheRead, price.cacheRead) +
+          dollars(account.cacheWrite, price.cacheWrite) +
+          dollars(output, price.output);
+        continue;
+      }
       // What a summary model reads: the context before it less what the compaction keeps verbatim.
       const kept = store
         .getProjection(entry.id)
         .messages.slice(1)
         .reduce((sum, message) => sum + counter.countMessage(message), 0);
       const input = Math.max(0, entry.tokensBefore - kept);
-      const output = counter.countText(entry.summary);
       summaryInputTokens += input;
       summaryOutputTokens += output;
       summaryCostUsd += dollars(input, price.input) + dollars(output, price.output);
@@ -239,6 +263,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       cacheWriteTokens: sum((r) => r.cacheWrite),
       outputTokens: sum((r) => r.output),
       summaryCalls,
+      cacheSharingSummaries,
       summarizer: options.summarizer
         ? `${options.summarizer.model.provider}/${options.summarizer.model.id}`
         : "offline",

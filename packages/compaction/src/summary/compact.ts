@@ -4,7 +4,9 @@ import { computeFileLists, type FileToolMapping, formatFileOperations } from "..
 import { combineUsage } from "../internal/combine-usage";
 import { summarizeOffline } from "../offline/summarize-offline";
 import type { CompactionPreparation } from "../prepare/prepare-compaction";
+import { cacheSharingSummaryRequest } from "./cache-sharing-summary-request";
 import { generateSummary, generateTurnPrefixSummary } from "./generate-summary";
+import { sendSummaryRequest } from "./request-summary";
 import type { SummaryModelOptions } from "./summary-model-options";
 import { NO_PRIOR_HISTORY, SPLIT_TURN_SEPARATOR } from "./summary-prompts";
 
@@ -39,6 +41,15 @@ export interface CompactionResult {
 }
 
 async function summarizeWithModel(preparation: CompactionPreparation, options: SummaryModelOptions) {
+  if (options.conversation !== undefined) {
+    const shared = cacheSharingSummaryRequest(
+      options.conversation,
+      options.model,
+      options.customInstructions,
+      options.maxTokens,
+    );
+    if (shared !== undefined) return sendSummaryRequest(shared.request, shared.maxTokens, "history", options);
+  }
   const { messagesToSummarize, turnPrefixMessages, previousSummary } = preparation;
   const historyOptions = previousSummary === undefined ? options : { ...options, previousSummary };
   if (!preparation.isSplitTurn || turnPrefixMessages.length === 0) {
@@ -58,7 +69,9 @@ async function summarizeWithModel(preparation: CompactionPreparation, options: S
 /**
  * Writes the summary of a prepared compaction. Returns what the compaction entry needs; persists
  * nothing (append it with the store). Steps:
- * 1. with a provider and a model: one request for the history (the update instructions when there is a
+ * 1. with a provider and a model: with `conversation`, one cache-sharing request (the conversation, then
+ *    the summary instructions; see `cacheSharingSummaryRequest`) when it fits the window; else one
+ *    request for the history (the update instructions when there is a
  *    previous summary); for a split turn, then a second request for the turn's prefix, and the two are
  *    joined (`previousSummary` or a placeholder stands in for an empty history); usage is summed;
  * 2. without them, or after a model failure with `offlineFallback`, the offline summarizer writes it

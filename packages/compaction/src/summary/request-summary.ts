@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import {
   type AssistantMessage,
+  type CacheRetention,
   complete,
   type Model,
+  type ProviderRequest,
   type StreamOptions,
   type Usage,
 } from "@arbor/providers";
@@ -88,16 +90,39 @@ export async function requestSummary(
   stage: CompactionError["stage"],
   options: SummaryModelOptions,
 ): Promise<{ text: string; usage: Usage }> {
+  return sendSummaryRequest(
+    {
+      model: options.model,
+      systemPrompt: SUMMARY_SYSTEM_PROMPT,
+      messages: [{ role: "user", content: [{ type: "text", text: promptText }], timestamp: Date.now() }],
+    },
+    fitSummaryMaxTokens(options.model, SUMMARY_SYSTEM_PROMPT.length + promptText.length, options.maxTokens),
+    stage,
+    options,
+    "none",
+  );
+}
+
+/**
+ * Sends a prepared summarization request (for example a cache-sharing one, see
+ * `cacheSharingSummaryRequest`) with `cacheRetention` (default: the provider's, so that a cached
+ * prefix is read) and output limit `maxTokens`, and validates the answer like {@link requestSummary}.
+ *
+ * @throws {CompactionError} the codes of {@link requestSummary}.
+ */
+export async function sendSummaryRequest(
+  request: ProviderRequest,
+  maxTokens: number,
+  stage: CompactionError["stage"],
+  options: SummaryModelOptions,
+  cacheRetention?: CacheRetention,
+): Promise<{ text: string; usage: Usage }> {
   if (options.signal?.aborted) fail(stage, "SUMMARY_ABORTED", "aborted before the request was sent");
   const streamOptions: StreamOptions = {
-    cacheRetention: "none",
-    maxTokens: fitSummaryMaxTokens(
-      options.model,
-      SUMMARY_SYSTEM_PROMPT.length + promptText.length,
-      options.maxTokens,
-    ),
+    maxTokens,
     sessionId: options.sessionId ?? randomUUID(),
   };
+  if (cacheRetention !== undefined) streamOptions.cacheRetention = cacheRetention;
   if (options.signal) streamOptions.signal = options.signal;
   if (options.model.reasoning && options.reasoning && options.reasoning !== "off")
     streamOptions.reasoning = options.reasoning;
@@ -106,15 +131,7 @@ export async function requestSummary(
   if (options.retry) streamOptions.retry = options.retry;
   let response: AssistantMessage;
   try {
-    response = await complete(
-      options.provider,
-      {
-        model: options.model,
-        systemPrompt: SUMMARY_SYSTEM_PROMPT,
-        messages: [{ role: "user", content: [{ type: "text", text: promptText }], timestamp: Date.now() }],
-      },
-      streamOptions,
-    );
+    response = await complete(options.provider, request, streamOptions);
   } catch (error) {
     fail(stage, "SUMMARY_FAILED", error instanceof Error ? error.message : String(error), error);
   }

@@ -1,4 +1,5 @@
 import type { Model, Provider, ReasoningLevel, RetryOptions } from "@arbor/providers";
+import type { SummaryConversation } from "./cache-sharing-summary-request";
 
 /** How summaries are requested from a model. */
 export interface SummaryModelOptions {
@@ -25,4 +26,13 @@ export interface SummaryModelOptions {
   apiKey?: string;
   /** Retries of failures before any content arrived (the provider's default when omitted). */
   retry?: RetryOptions;
+  /**
+   * The agent's conversation as its last request sent it (plus what followed). When given to
+   * `compact`, the summary is asked for in one request that starts with this conversation (its system
+   * prompt, tools and messages, see `cacheSharingSummaryRequest`), so a provider with prompt caching
+   * reads that prefix from its cache instead of a fresh transcript at the full input price; a
+   * conversation that would not fit the window falls back to the fresh request. Only worth it when
+   * `model` is the model the conversation was sent to (another model has no cache entry for it).
+   */
+  conversation?: SummaryConversation;
 }

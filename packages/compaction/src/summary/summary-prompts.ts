@@ -116,3 +116,17 @@ export const NO_PRIOR_HISTORY = "(No earlier history: the session starts with th
 
 /** Prefix of the custom instructions appended to any prompt. */
 export const CUSTOM_INSTRUCTIONS_LABEL = "Give special attention to: ";
+
+/**
+ * The user message that ends a cache-sharing summary request (see `cacheSharingSummaryRequest`): the
+ * conversation itself comes before it, with the agent's own system prompt and tools.
+ */
+export const CACHE_SHARING_SUMMARY_PROMPT = `Pause the task here. This message comes from the context manager, not from the user: the conversation above is about to be replaced by a checkpoint, and you are asked to write that checkpoint now. Do not continue the work, do not answer the user and do not call any tool; reply with text only.
+
+If the conversation starts with an earlier checkpoint, carry forward everything in it that still holds. The most recent messages will stay visible after the checkpoint, so spend the words on the older work, but keep the goal and the next steps current.
+
+Answer in this format and keep every heading, even when a section is empty:
+
+${FORMAT_TEMPLATE}
+
+Be brief in every section. Copy file paths, function names, commands and error messages exactly as they appear.`;

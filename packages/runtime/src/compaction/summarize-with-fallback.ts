@@ -2,6 +2,7 @@ import {
   type CompactionPreparation,
   compact,
   type CompactionResult as SummaryResult,
+  type SummaryConversation,
 } from "@arbor/compaction";
 import type { Usage } from "@arbor/providers";
 import type { CompactionReason, CompactionSummarizer } from "../events/session-events";
@@ -37,17 +38,32 @@ export function fallbackNotice(
  *   writes it; when that fails for any reason but an abort and `settings.compaction.offlineFallback`
  *   is not `false`, the offline summarizer writes it instead; with `compaction.provider: null` it
  *   always does. Either way a `compaction_fallback` event says so, before the entry is written.
+ * - `input.conversation` (a cache-sharing summary request, see `SummaryConversation`) is passed on
+ *   only when the summary model is the session's model (same provider and id): another model has no
+ *   cache entry for the conversation and would pay to write it.
  *
  * @throws the summary failure (a `CompactionError`) when there is no fallback, or on abort.
  */
 export async function summarizeWithFallback(
   core: SessionCore,
   preparation: CompactionPreparation,
-  input: { reason: CompactionReason; customInstructions?: string; signal: AbortSignal },
+  input: {
+    reason: CompactionReason;
+    customInstructions?: string;
+    signal: AbortSignal;
+    conversation?: SummaryConversation;
+  },
 ): Promise<CompactionSummaryParts> {
+  const summaryModel = core.options.compaction?.model ?? core.model;
+  // Only the model the conversation was sent to has it in its prompt cache.
+  const shares =
+    input.conversation !== undefined &&
+    summaryModel.provider === core.model.provider &&
+    summaryModel.id === core.model.id;
   const call = {
     signal: input.signal,
     ...(input.customInstructions === undefined ? {} : { customInstructions: input.customInstructions }),
+    ...(shares ? { conversation: input.conversation } : {}),
   };
   const compactor = core.options.compaction?.compactor;
   const offlineOnly = core.summaryProvider === undefined;
@@ -59,7 +75,7 @@ export async function summarizeWithFallback(
       ...call,
       // Without a summary provider `compact` writes the offline summary (the model is not used then).
       provider: core.summaryProvider,
-      model: core.options.compaction?.model ?? core.model,
+      model: summaryModel,
       reasoning: core.thinkingLevel,
       offlineFallback: core.settings.compaction?.offlineFallback !== false,
     });

@@ -10,6 +10,7 @@ import {
   generateSummary,
   prepareCompaction,
   serializeConversation,
+  type SummaryConversation,
   summarizeOffline,
 } from "@arbor/compaction";
 import type { ExtensionApi } from "@arbor/extensions";
@@ -111,12 +112,16 @@ export interface ExtensionSessionHandle {
    * Writes the summary the session's own compactions would write for `preparation` (its compactor,
    * else its summary model with the offline fallback, else the offline summarizer; a fallback emits
    * `compaction_fallback`) and appends nothing: for an extension that compacts at a point of its
-   * choosing through a boundary's `compaction` draft. The result fits that draft as it is.
+   * choosing through a boundary's `compaction` draft. The result fits that draft as it is. With
+   * `conversation` (the last request's system prompt, tools and messages, plus what followed) and a
+   * summary model that is the session's, the summary is asked for as that conversation plus one
+   * instruction, so a provider with prompt caching reads the conversation from its cache (see
+   * `cacheSharingSummaryRequest` in `@arbor/compaction`); a custom compactor receives it too.
    * @throws CompactionError when the summary fails and there is no fallback, or on abort.
    */
   summarize(
     preparation: CompactionPreparation,
-    options?: { signal?: AbortSignal; customInstructions?: string },
+    options?: { signal?: AbortSignal; customInstructions?: string; conversation?: SummaryConversation },
   ): Promise<CustomCompaction>;
   /** Appends extension state (invisible to the model). */
   appendCustomEntry<T>(customType: string, data?: T): Promise<CustomEntry<T>>;
@@ -222,6 +227,7 @@ export function createRuntimeExtensionApi(
         ...(options?.customInstructions === undefined
           ? {}
           : { customInstructions: options.customInstructions }),
+        ...(options?.conversation === undefined ? {} : { conversation: options.conversation }),
       });
       return {
         summary: parts.summary,

@@ -1,5 +1,6 @@
 import type { AgentMessage } from "@arbor/agent-loop";
 import type { CompactionPreparation } from "@arbor/compaction";
+import type { Message, ProviderRequest } from "@arbor/providers";
 import { EXTENSION_API_VERSION, type ExtensionDefinition } from "@arbor/extensions";
 import type { SessionEntry, SessionProjection } from "@arbor/session-store";
 import type { BoundaryResult, SessionBoundaryDraft, TurnEndEvent } from "../events/boundary-events";
@@ -12,12 +13,11 @@ import {
   resolveContextPolicySettings,
 } from "./context-policy-settings";
 import { planCacheAnchor } from "./plan-cache-anchor";
-import { isMaskable, type MaskEdit, planMaskEdits } from "./plan-mask-edits";
+import { isMaskable, planMaskEdits } from "./plan-mask-edits";
+import { policySummaryConversation } from "./policy-summary-conversation";
 import { userPromptsSection } from "./user-prompts-section";
+import { worthRewriting } from "./worth-rewriting";
 
-/** Prompt-cache price ratios (to the input price) the cache-aware policy weighs: Anthropic's. */
-const CACHE_READ_RATIO = 0.1;
-const CACHE_WRITE_RATIO = 1.25;
 /** A summary of the policy's own is worth it only when it removes at least this share of the threshold. */
 const MIN_SUMMARY_SHARE = 0.2;
 /** Summaries through a model may take long: the policy's boundary handler gets this long. */
@@ -30,23 +30,15 @@ interface PolicyState {
   anchoredShare: number;
   /** True after a mask batch: the next request keeps the previous anchor (its cache entry is intact). */
   keepAnchor: boolean;
+  /** The latest request the loop sent (as the policy left it), for cache-sharing summaries. */
+  lastRequest: ProviderRequest | undefined;
+  /** What came back for `lastRequest` (the turn's answer and tool results), set at `turn_end`. */
+  tail: Message[] | undefined;
+  /** True while the policy's own summary request is on its way (not a loop request). */
+  summarizing: boolean;
 }
 
-/**
- * The cache-aware rule: the next request after an edit writes again everything after the cache's
- * stable prefix (the whole prompt without a cache anchor; what follows the anchor with one), once,
- * at the write premium; the saving is read `horizonRequests` times at the cache-read price. True when
- * the saving is worth more. `rewrittenTokens` is the context after the stable prefix, before the edits.
- */
-export function worthRewriting(
-  rewrittenTokens: number,
-  edits: readonly MaskEdit[],
-  horizonRequests: number,
-): boolean {
-  const saving = edits.reduce((sum, edit) => sum + edit.savedTokens, 0);
-  const rewritten = Math.max(0, rewrittenTokens - saving);
-  return saving * horizonRequests * CACHE_READ_RATIO > rewritten * (CACHE_WRITE_RATIO - CACHE_READ_RATIO);
-}
+
 
 /** The session's compaction settings with the policy's `keepRecentTokens` when it sets one. */
 function policyCompactionSettings(api: RuntimeExtensionApi, options: ResolvedContextPolicySettings) {
@@ -87,11 +79,24 @@ function preparePolicyCompaction(
 async function policySummary(
   api: RuntimeExtensionApi,
   options: ResolvedContextPolicySettings,
+  state: PolicyState,
   preparation: CompactionPreparation,
   branch: readonly SessionEntry[],
   signal: AbortSignal,
 ): Promise<CustomCompaction> {
-  const summary = await api.session.summarize(preparation, { signal });
+  const conversation = options.shareSummaryCache
+    ? policySummaryConversation(state.lastRequest, state.tail)
+    : undefined;
+  state.summarizing = true;
+  let summary: CustomCompaction;
+  try {
+    summary = await api.session.summarize(preparation, {
+      signal,
+      ...(conversation === undefined ? {} : { conversation }),
+    });
+  } finally {
+    state.summarizing = false;
+  }
   const settings = api.session.getCompactionSettings();
   const threshold = api.session.getModel().contextWindow - settings.reserveTokens;
   const budget = Math.min(options.keepUserPromptTokens, Math.floor(MAX_PROMPTS_SHARE * threshold));
@@ -103,6 +108,7 @@ async function policySummary(
 async function summaryDraft(
   api: RuntimeExtensionApi,
   options: ResolvedContextPolicySettings,
+  state: PolicyState,
   threshold: number,
   signal: AbortSignal,
 ): Promise<SessionBoundaryDraft | undefined> {
@@ -113,7 +119,7 @@ async function summaryDraft(
     0,
   );
   if (summarized < MIN_SUMMARY_SHARE * threshold) return undefined;
-  const summary = await policySummary(api, options, preparation, api.session.view.getBranch(), signal);
+  const summary = await policySummary(api, options, state, preparation, api.session.view.getBranch(), signal);
   return {
     type: "compaction",
     summary: summary.summary,
@@ -131,6 +137,7 @@ async function atTurnEnd(
   event: TurnEndEvent,
   signal: AbortSignal,
 ): Promise<BoundaryResult | undefined> {
+  state.tail = state.lastRequest === undefined ? undefined : [event.message, ...event.toolResults];
   const usage = api.session.getContextUsage();
   if (usage === undefined || usage.tokens === null) return undefined;
   if (usage.tokens < options.triggerFraction * usage.threshold) return undefined;
@@ -147,9 +154,15 @@ async function atTurnEnd(
   });
   const saving = edits.reduce((sum, edit) => sum + edit.savedTokens, 0);
   if (usage.tokens - saving >= options.summaryFraction * usage.threshold) {
-    const draft = await summaryDraft(api, options, usage.threshold, signal);
+    const draft = await summaryDraft(api, options, state, usage.threshold, signal);
     if (draft !== undefined) {
-      Object.assign(state, { anchor: undefined, anchoredShare: 0, keepAnchor: false });
+      Object.assign(state, {
+        anchor: undefined,
+        anchoredShare: 0,
+        keepAnchor: false,
+        lastRequest: undefined,
+        tail: undefined,
+      });
       return { entries: [...event.entries, draft] };
     }
   }
@@ -183,7 +196,9 @@ async function atTurnEnd(
  *   batch, and summarizes on its own (a `compaction` draft, with the session's summarizer) once what
  *   masking leaves passes `summaryFraction` of the threshold. Its summaries, and the session's own
  *   ones made without instructions (through `session_before_compact`), keep `keepRecentTokens`, carry
- *   the file lists of its earlier summaries and end with the user's summarized prompts.
+ *   the file lists of its earlier summaries and end with the user's summarized prompts; with
+ *   `shareSummaryCache` they are asked for as the last request's conversation (its answer and tool
+ *   results appended) plus one instruction, so that a prompt cache reads the conversation.
  *
  * Built on the public extension API only: drafts returned from the `turn_end` boundary,
  * `before_provider_request` for the anchor, `api.session.summarize` for its summaries; a third-party
@@ -199,11 +214,20 @@ export function contextPolicyExtension(
     name: `context-policy:${options.name}`,
     setup(api) {
       if (options.name === "pi") return;
-      const state: PolicyState = { anchor: undefined, anchoredShare: 0, keepAnchor: false };
+      const state: PolicyState = {
+        anchor: undefined,
+        anchoredShare: 0,
+        keepAnchor: false,
+        lastRequest: undefined,
+        tail: undefined,
+        summarizing: false,
+      };
       const reset = () => {
         state.anchor = undefined;
         state.anchoredShare = 0;
         state.keepAnchor = false;
+        state.lastRequest = undefined;
+        state.tail = undefined;
       };
       api.on("turn_end", (event, context) => atTurnEnd(api, options, state, event, context.signal), {
         timeoutMs: TURN_END_TIMEOUT_MS,
@@ -223,13 +247,20 @@ export function contextPolicyExtension(
             const preparation = preparePolicyCompaction(api, options, event.branchEntries);
             if (preparation === undefined) return undefined;
             return {
-              compaction: await policySummary(api, options, preparation, event.branchEntries, context.signal),
+              compaction: await policySummary(
+                api,
+                options,
+                state,
+                preparation,
+                event.branchEntries,
+                context.signal,
+              ),
             };
           },
           { timeoutMs: TURN_END_TIMEOUT_MS },
         );
       }
-      if (!options.cacheAnchor) return;
+      if (!options.cacheAnchor && !options.shareSummaryCache) return;
       const editable = (message: AgentMessage) =>
         isMaskable(message, {
           countTokens: api.compaction.estimateTokens,
@@ -237,15 +268,24 @@ export function contextPolicyExtension(
           maskToolArguments: options.name === "cache-aware",
         });
       api.on("before_provider_request", (event) => {
-        const { messages } = event.request;
-        if (messages.length < 2) return undefined;
+        // The policy's own summary request keeps the shape the summarizer gave it.
+        if (state.summarizing) return undefined;
+        const request = options.cacheAnchor ? anchored(event.request) : event.request;
+        state.lastRequest = request;
+        state.tail = undefined;
+        return request === event.request ? undefined : { request };
+      });
+      /** The request with the policy's cache anchor (the same request when it sends none). */
+      function anchored(request: ProviderRequest): ProviderRequest {
+        const { messages } = request;
+        if (messages.length < 2) return request;
         const anchor =
           state.keepAnchor && state.anchor !== undefined ? state.anchor : planCacheAnchor(messages, editable);
         state.keepAnchor = false;
         state.anchor = anchor;
         if (anchor === undefined) {
           state.anchoredShare = 0;
-          return undefined;
+          return request;
         }
         let before = 0;
         let total = 0;
@@ -255,8 +295,8 @@ export function contextPolicyExtension(
           if (index <= anchor) before += tokens;
         });
         state.anchoredShare = total > 0 ? before / total : 0;
-        return { request: { ...event.request, cacheAnchor: anchor } };
-      });
+        return { ...request, cacheAnchor: anchor };
+      }
     },
   };
 }

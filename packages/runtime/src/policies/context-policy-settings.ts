@@ -56,6 +56,14 @@ export interface ContextPolicySettings {
    * off. Default 2000.
    */
   keepUserPromptTokens?: number;
+  /**
+   * cache-aware: ask for its summaries as the conversation itself (the last request's system prompt,
+   * tools and messages, then one instruction) when the summary model is the session's, so that a
+   * provider with prompt caching reads the conversation from its cache instead of a fresh transcript
+   * at the full input price (see `api.session.summarize`'s `conversation`). The summary's content
+   * rules are the same. Default true (`cache-aware`), false (`mask`; `pi` never does).
+   */
+  shareSummaryCache?: boolean;
 }
 
 /** cache-aware's default `summaryFraction`. */
@@ -83,5 +91,6 @@ export function resolveContextPolicySettings(
     cacheAnchor: given.cacheAnchor ?? given.name === "cache-aware",
     keepRecentTokens: given.keepRecentTokens ?? (given.name === "cache-aware" ? 4000 : 0),
     keepUserPromptTokens: given.keepUserPromptTokens ?? (given.name === "cache-aware" ? 2000 : 0),
+    shareSummaryCache: given.shareSummaryCache ?? given.name === "cache-aware",
   };
 }

@@ -12,7 +12,7 @@ import {
   createHarness,
   scriptReplies,
 } from "../../test/helpers/harness";
-import { worthRewriting } from "./context-policy-extension";
+import { worthRewriting } from "./worth-rewriting";
 
 afterEach(closeHarnesses);
 

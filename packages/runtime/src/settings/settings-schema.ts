@@ -49,6 +49,7 @@ function buildSchema(z: typeof Zod.z): Zod.ZodObject {
           cacheAnchor: z.boolean().optional(),
           keepRecentTokens: tokenCount.optional(),
           keepUserPromptTokens: tokenCount.optional(),
+          shareSummaryCache: z.boolean().optional(),
         }),
       ])
       .optional(),
