@@ -42,11 +42,11 @@ export interface ReplayRequestRecord {
  */
 export interface ReplayProvider extends Provider {
   /**
-   * Splits `request`'s input like any request (the same blocks, breakpoints and cache, at the time of
-   * the latest answer: a summary is sent right after it) and updates the cache, without answering or
-   * recording it. Returns the input split and the request's input tokens.
+   * Splits `request`'s input like any request (the same blocks, breakpoints and cache) at `time`
+   * (default: the time of the latest answer, since a summary is sent right after it) and updates the
+   * cache, without answering or recording it. Returns the input split and the request's input tokens.
    */
-  accountUnanswered(request: ProviderRequest): CacheAccount & { contextTokens: number };
+  accountUnanswered(request: ProviderRequest, time?: number): CacheAccount & { contextTokens: number };
 }
 
 /** Where the replay provider takes its answers from: the driver moves it from turn to turn. */
@@ -122,11 +122,11 @@ export function createReplayProvider(options: ReplayProviderOptions): ReplayProv
   return {
     specificationVersion: "v1",
     name: "replay",
-    accountUnanswered(request) {
+    accountUnanswered(request, time = lastTime) {
       const blocks = measure(request);
       const contextTokens = blocks.reduce((sum, block) => sum + block.tokens, 0);
       const breakpoints = replayBreakpoints(request, blocks.length);
-      return { ...cache.account({ blocks, breakpoints, time: lastTime }), contextTokens };
+      return { ...cache.account({ blocks, breakpoints, time }), contextTokens };
     },
     async *stream(request: ProviderRequest): AsyncIterable<ProviderEvent> {
       const blocks = measure(request);

@@ -11,7 +11,7 @@ import { createInMemorySessionStore, type SessionEntry } from "@arbor/session-st
 import { extractRetentionFacts, measureRetention, visibleText } from "./measure-retention";
 import { cacheRulesFor, dollars, priceFor } from "./price-table";
 import { createPromptCacheModel } from "./prompt-cache-model";
-import { createReplayCompactor, type SharedSummaryAccount } from "./replay-compactor";
+import { createReplayCompactor, type ReplaySummaryRecord } from "./replay-compactor";
 import { createReplayProvider, type ReplayRequestRecord } from "./replay-provider";
 import { buildReplayScript, type ReplayStep } from "./replay-script";
 
@@ -146,7 +146,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     price,
     onRequest: (record) => records.push(record),
   });
-  const shared: SharedSummaryAccount[] = [];
+  const written: ReplaySummaryRecord[] = [];
   const toolNames = new Set<string>();
   for (const turn of script.turns)
     for (const step of turn.steps)
@@ -168,7 +168,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       : {
           provider: null,
           tokenCounter: counter,
-          compactor: createReplayCompactor({ model, provider, onShared: (account) => shared.push(account) }),
+          compactor: createReplayCompactor({ model, provider, onSummary: (record) => written.push(record) }),
         },
   });
   let summaryCalls = 0;
@@ -217,9 +217,11 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
           dollars(usage.output, summaryPrice.output);
         continue;
       }
-      const output = counter.countText(entry.summary);
-      const sharedIndex = shared.findIndex((item) => item.firstKeptEntryId === entry.firstKeptEntryId);
-      const account = sharedIndex >= 0 ? shared.splice(sharedIndex, 1)[0]?.account : undefined;
+      // The output is what the summarizer wrote, not what a policy appended to it (no model writes that).
+      const index = written.findIndex((record) => record.firstKeptEntryId === entry.firstKeptEntryId);
+      const record = index >= 0 ? written.splice(index, 1)[0] : undefined;
+      const output = counter.countText(record?.text ?? entry.summary);
+      const account = record?.account;
       if (account !== undefined) {
         // A cache-sharing summary: priced as the request it would be sent as (the conversation read
         // from the prompt cache where it is still there), plus its output.

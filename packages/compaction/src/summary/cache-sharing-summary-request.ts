@@ -38,7 +38,8 @@ export interface CacheSharingSummaryRequest {
  * cache anchor on `conversation.cachedThrough`; and its output limit: the room the request leaves in
  * `model`'s window (input estimated at 3.5 characters per token, less a margin of 1,024 tokens or
  * 10% of the input), at most the model's `maxTokens` (16,384 when unknown) and `requestedMaxTokens`.
- * Returns undefined when that room is under 1,024 tokens: the caller then sends a fresh summary
+ * Returns undefined when that room is under 1,024 tokens (or under that maximum when it is smaller):
+ * the caller then sends a fresh summary
  * request. Pure; never mutates `conversation`.
  */
 export function cacheSharingSummaryRequest(
@@ -50,6 +51,7 @@ export function cacheSharingSummaryRequest(
   const instructions = withFocus(CACHE_SHARING_SUMMARY_PROMPT, customInstructions);
   let maxTokens = model.maxTokens > 0 ? model.maxTokens : DEFAULT_OUTPUT_TOKENS;
   if (requestedMaxTokens !== undefined && requestedMaxTokens > 0) maxTokens = Math.min(maxTokens, requestedMaxTokens);
+  const least = Math.min(MIN_ANSWER_TOKENS, maxTokens);
   if (model.contextWindow > 0) {
     let chars = (conversation.systemPrompt?.length ?? 0) + JSON.stringify(conversation.tools ?? []).length;
     for (const message of conversation.messages) chars += JSON.stringify(message.content).length;
@@ -57,7 +59,7 @@ export function cacheSharingSummaryRequest(
     const room = model.contextWindow - input - Math.max(MARGIN_TOKENS, Math.ceil(0.1 * input));
     maxTokens = Math.min(maxTokens, room);
   }
-  if (maxTokens < MIN_ANSWER_TOKENS) return undefined;
+  if (maxTokens < least) return undefined;
   const last = conversation.messages.at(-1);
   const request: ProviderRequest = {
     model,

@@ -168,6 +168,69 @@ describe("context policies through createAgentSession", () => {
     expect(written?.fromHook).toBe(true);
   });
 
+  it("cache-aware with the session's model: a summary is the last request's conversation plus one instruction (cache reads reported); pi's stays fresh", async () => {
+    const policy = {
+      name: "cache-aware",
+      triggerFraction: 0.1,
+      summaryFraction: 0.3,
+      keepRecentTokens: 3000,
+      minToolResultTokens: 100_000,
+    };
+    const run = async (contextPolicy: unknown) => {
+      const h = await createHarness({
+        contextWindow: 40_000,
+        tools: [bigReadTool(8000)],
+        settings: { contextPolicy: contextPolicy as never, compaction: { reserveTokens: 10_000 } },
+      });
+      const agent = [];
+      for (let index = 1; index <= 8; index++)
+        agent.push(
+          toolCallReply(
+            "read",
+            { path: `src/file-${index}.ts` },
+            { id: `call_${index}`, usage: { input: 1000 + index * 2000, output: 20 } },
+          ),
+        );
+      agent.push(textReply("done", { usage: { input: 10_000, output: 5 } }));
+      const summaries = Array.from({ length: 8 }, () =>
+        textReply("## Goal\nmodel summary", { usage: { input: 30, cacheRead: 9000, cacheWrite: 2100, output: 50 } }),
+      );
+      scriptReplies(h.server, agent, summaries);
+      await h.session.prompt("read the eight files");
+      return h;
+    };
+    const h = await run(policy);
+    const requests = h.server.requests;
+    const at = requests.findIndex((request) => h.summaryRequests().includes(request));
+    expect(at).toBeGreaterThan(0);
+    type Body = { system?: unknown; tools?: unknown; messages: unknown[] };
+    const before = requests[at - 1]?.body as Body;
+    const summary = requests[at]?.body as Body;
+    const unmarked = (value: unknown) => JSON.parse(JSON.stringify(value).replace(/,"cache_control":\{[^}]*\}/g, ""));
+    expect(summary.system).toEqual(before.system);
+    expect(summary.tools).toEqual(before.tools);
+    // The last request's messages, then its answer, tool result and the instruction.
+    expect(unmarked(summary.messages.slice(0, before.messages.length))).toEqual(unmarked(before.messages));
+    expect(summary.messages.length).toBeGreaterThan(before.messages.length);
+    // The breakpoint the last request wrote (its last block) is where the summary reads it.
+    const lastBlock = (messages: unknown[], index: number) =>
+      JSON.stringify((messages[index] as { content: unknown[] }).content.at(-1));
+    expect(lastBlock(summary.messages, before.messages.length - 1)).toBe(lastBlock(before.messages, before.messages.length - 1));
+    expect(lastBlock(before.messages, before.messages.length - 1)).toContain("cache_control");
+    expect(JSON.stringify(summary.messages.at(-1))).toContain("checkpoint");
+    const compaction = h
+      .fileEntries()
+      .find((entry): entry is CompactionEntry => entry.type === "compaction");
+    expect(compaction?.summary).toContain("model summary");
+    expect(compaction?.usage).toMatchObject({ input: 30, cacheRead: 9000, cacheWrite: 2100, output: 50 });
+    // Turned off, the same policy sends the fresh summary request (the summarizer's own system prompt).
+    const fresh = await run({ ...policy, shareSummaryCache: false });
+    const first = fresh.summaryRequests()[0];
+    expect(first).toBeDefined();
+    expect(JSON.stringify((first?.body as Body).system)).toContain("checkpoint");
+    expect((first?.body as Body).tools).toBeUndefined();
+  });
+
   it("cache-aware with keepRecentTokens shapes the session's own compactions through session_before_compact", async () => {
     const kept = async (contextPolicy: unknown) => {
       const { h } = await runPolicy(contextPolicy, "offline", {

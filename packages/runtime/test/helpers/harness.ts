@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AgentTool } from "@arbor/agent-loop";
+import { CACHE_SHARING_SUMMARY_PROMPT } from "@arbor/compaction";
 import type { Model, Provider } from "@arbor/providers";
 import { createAnthropicProvider } from "@arbor/providers/anthropic";
 import { createOpenAIProvider } from "@arbor/providers/openai";
@@ -56,9 +57,17 @@ export async function closeHarnesses(): Promise<void> {
   for (const harness of harnesses.splice(0)) await harness.close();
 }
 
-/** True when a recorded request is a summary request (compaction, turn prefix or branch summary). */
+/** The opening of the instruction that ends a cache-sharing summary request. */
+const SHARED_SUMMARY_MARK = CACHE_SHARING_SUMMARY_PROMPT.slice(0, 60);
+
+/**
+ * True when a recorded request is a summary request (compaction, turn prefix or branch summary): a
+ * summarizer's system prompt, or (cache-sharing) the conversation ending with the summary instruction.
+ */
 export function isSummaryRequest(request: RecordedRequest): boolean {
-  return /checkpoint/i.test(systemText(request.body));
+  if (/checkpoint/i.test(systemText(request.body))) return true;
+  const messages = (request.body as { messages?: unknown[] }).messages;
+  return JSON.stringify(messages?.at(-1) ?? "").includes(SHARED_SUMMARY_MARK);
 }
 
 /** The system prompt of a request body (Anthropic `system`, OpenAI system/developer message). */
