@@ -180,6 +180,10 @@ describe("compact with a conversation (cache-sharing summary)", () => {
     expect(summary.tools).toEqual(before.tools);
     expect(summary.messages.slice(0, before.messages.length)).toEqual(before.messages);
     expect(summary.messages).toHaveLength(before.messages.length + 2);
+    // The same routing (no made-up prompt_cache_key that would send it to another cache).
+    expect((summary as { prompt_cache_key?: string }).prompt_cache_key).toBe(
+      (before as { prompt_cache_key?: string }).prompt_cache_key,
+    );
     expect(result.usage).toMatchObject({ input: 40, cacheRead: 1024, output: 90 });
   });
 

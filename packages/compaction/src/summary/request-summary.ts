@@ -98,7 +98,7 @@ export async function requestSummary(
     },
     fitSummaryMaxTokens(options.model, SUMMARY_SYSTEM_PROMPT.length + promptText.length, options.maxTokens),
     stage,
-    options,
+    { ...options, sessionId: options.sessionId ?? randomUUID() },
     "none",
   );
 }
@@ -107,6 +107,7 @@ export async function requestSummary(
  * Sends a prepared summarization request (for example a cache-sharing one, see
  * `cacheSharingSummaryRequest`) with `cacheRetention` (default: the provider's, so that a cached
  * prefix is read) and output limit `maxTokens`, and validates the answer like {@link requestSummary}.
+ * The routing id (OpenAI's cache key) is `options.sessionId` only: none when it is not given.
  *
  * @throws {CompactionError} the codes of {@link requestSummary}.
  */
@@ -120,8 +121,9 @@ export async function sendSummaryRequest(
   if (options.signal?.aborted) fail(stage, "SUMMARY_ABORTED", "aborted before the request was sent");
   const streamOptions: StreamOptions = {
     maxTokens,
-    sessionId: options.sessionId ?? randomUUID(),
   };
+  // No made-up routing id: a cache-sharing request must reach the cache the conversation used.
+  if (options.sessionId) streamOptions.sessionId = options.sessionId;
   if (cacheRetention !== undefined) streamOptions.cacheRetention = cacheRetention;
   if (options.signal) streamOptions.signal = options.signal;
   if (options.model.reasoning && options.reasoning && options.reasoning !== "off")
