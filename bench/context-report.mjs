@@ -125,6 +125,17 @@ export function renderContextReport({ corpus, runs, charts }) {
   return lines.join("\n");
 }
 
+/** The corpus's cache-sharing summaries, in words (empty when no run has any). */
+function sharedLine(runs) {
+  const mine = runs.filter((r) => (r.cacheSharingSummaries ?? 0) > 0);
+  if (mine.length === 0) return "";
+  const shared = mine.reduce((sum, r) => sum + r.cacheSharingSummaries, 0);
+  const policyRuns = runs.filter((r) => r.policy === mine[0].policy);
+  const all = policyRuns.reduce((sum, r) => sum + r.summaryCalls, 0);
+  const cost = policyRuns.reduce((sum, r) => sum + r.summaryCostUsd, 0);
+  return `On this corpus ${shared} of \`${mine[0].policy}\`'s ${all} summaries were sent this way; all its summaries together cost ${usd(cost)}.`;
+}
+
 /** What drives the figures: the mechanisms, with the corpus's own numbers where they matter. */
 function findings(runs, { best, met }) {
   const outputUsd = (policy) =>
@@ -165,8 +176,30 @@ function findings(runs, { best, met }) {
   threshold, \`cache-aware\` summarizes at once (a \`compaction\` draft from \`turn_end\`, with the
   session's own summarizer) and keeps only \`keepRecentTokens\` (4,000) verbatim; the session's own
   threshold compactions are shaped the same way through \`session_before_compact\`. Each summary
-  call costs its input at the full price, but it is small (the context never grows far) and it
-  resets the prefix once instead of carrying a large context, read at 0.1x, for hundreds of requests.
+  is small (the context never grows far) and it resets the prefix once instead of carrying a large
+  context, read at 0.1x, for hundreds of requests.
+- **Summaries that share the prompt cache** (\`shareSummaryCache\`, on for \`cache-aware\`). \`pi\`
+  asks for a summary the way pi does: a fresh request with a summarizer's system prompt and the
+  conversation serialized as text, so the model reads all of it at the full input price. Yet the
+  model has just read the same conversation, and it is in the prompt cache. \`cache-aware\` asks for
+  its summaries as the conversation itself: the last request's system prompt, tools and messages
+  (its answer and tool results appended), then one user message with the summary instructions,
+  with the cache anchor where the last request's cache entry ends (\`cacheSharingSummaryRequest\` in
+  \`@arbor/compaction\`; the wire body's prefix, breakpoints included, is checked against the last
+  request through the official SDKs). It is sent right after the answer, so the conversation is read
+  at 0.1x and only the answer and the instruction are written. The summary's content rules are
+  unchanged (here the offline summarizer writes the same text either way), so retention does not
+  move. ${sharedLine(runs)} Measured on generated-4k-seed1 while building it: its 30 summaries cost
+  $2.947 priced as fresh requests, $2.119 as cache-sharing ones, and $1.476 once a summary's output
+  counts only what the summarizer wrote (the user-prompts section the policy appends verbatim is not
+  model output, and a model's reported usage would not include it; \`pi\` appends nothing, so its
+  figures do not move): $18.320 → $17.492 → $16.848 for the session.
+  **Its limit:** it helps only where the summary model is the session's model and its provider caches
+  prompts. Another summary model has no cache entry for the conversation, so Arbor sends it the
+  fresh request; a provider without prompt caching bills the shared request in full, and it carries
+  the system prompt, tool definitions and kept messages too, so it costs a little more than the fresh
+  one there (turn it off with \`shareSummaryCache: false\`). A summary sent after the cache expired (a
+  compaction long after the last answer) reads nothing and writes the whole conversation at 1.25x.
 - **What is left.** Every policy gets the same answers, so output tokens cost the same for all:
   ${(fixedShare * 100).toFixed(0)}% of \`pi\`'s corpus cost, and every token a request adds is written to the cache once
   (1.25x) whatever the policy. On the real sessions \`${best.policy}\` cuts the cache reads of old
@@ -179,10 +212,8 @@ ${
     : `- **What it would take.** The gap is ${usd(best.costUsd - 0.6 * piTotal)} on the corpus, nearly all of it in the generated sessions. The
   levers left are small and each costs retention: a 1,000-token prompt section instead of 2,000
   saved $0.68 on generated seed 1 in tuning but lost a user constraint on pi-mono-compact (0.964);
-  summarizing earlier (0.25 of the threshold instead of 0.3) saved $0.08 there in an earlier round.
-  Cheaper summaries (\`--summary-model\` with a small model) make \`pi\` cheaper too: at a third of
-  the price for both, the corpus ratio would stay near 0.62x (estimated from the summary costs above,
-  not measured).
+  summarizing earlier does nothing more (0.25 and 0.2 of the threshold gave the same run on seed 1:
+  a summary must remove a fifth of the threshold).
 `
 }- **Retention.** Masks keep the tool name, the size and the first line of each output, and paths in
   tool-call arguments are never masked. Summaries of summaries lose what the previous ones said
@@ -222,9 +253,15 @@ write costs 1.25x, a read 0.1x, an entry lives 5 minutes after its last use, app
 recorded timestamps of the answers; OpenAI caches the longest common prefix automatically
 (128-token steps, no write surcharge). Thinking blocks of earlier turns are counted as input for
 every policy alike. **Summaries:** the offline summarizer costs nothing, but a real agent pays for
-a model to write them, so each is priced as the session's model reading what it summarizes (the
-context before the compaction less what it keeps verbatim) at the uncached price, plus its output;
-with \`--summary-model\` the usage the provider reports is priced at that model's prices.
+a model to write them, so each is priced as the request the session's model would have been sent.
+A fresh one (\`pi\`, \`mask\`, and any summary whose conversation would not fit the window) reads
+what it summarizes (the context before the compaction less what it keeps verbatim) at the uncached
+price. A cache-sharing one (\`cache-aware\`) is built by the same function the model path uses and
+accounted by the same cache model as every request, right after the last answer: the conversation's
+cached prefix is read at 0.1x if it is still alive, what is new (the answer, tool results, the
+instruction) is written at 1.25x. Either way the output is what the summarizer wrote (with its file
+lists), not text a policy appends after it. With \`--summary-model\` the usage the provider reports
+is priced at that model's prices.
 
 **Policies** (all three are extensions over the public API: drafts returned from the \`turn_end\`
 boundary, \`before_provider_request\`, \`session_before_compact\` and \`api.session.summarize\`).
@@ -237,8 +274,9 @@ was not enough. \`cache-aware\`: from 30% of the threshold on, after each turn i
 masks (outputs of 200+ tokens outside the newest 3,000, plus the string arguments over 200
 characters of old tool calls of 200+ tokens, except \`path\`, \`file_path\` and \`command\`) and
 writes them in one batch when \`worthRewriting\` says so; it sends \`cacheAnchor\`; it summarizes
-on its own at 30% of the threshold when masking is not enough, keeping 4,000 tokens, and ends its
-summaries with the user's summarized prompts. Defaults were tuned on two generated sessions
+on its own at 30% of the threshold when masking is not enough, keeping 4,000 tokens, ends its
+summaries with the user's summarized prompts, and asks for them as the conversation itself
+(\`shareSummaryCache\`, see above). Defaults were tuned on two generated sessions
 (bench/generate-session.mjs, seeds 1 and 3 at a 64k window: protect 10,000 → 3,000, keep 20,000 →
 4,000, summary fraction 0.6 → 0.3 took seed 1 from 0.88x to 0.61x of \`pi\` and seed 3 to 0.61x),
 then checked on the real sessions for retention, which added the prompt section (about $0.7 on seed 1)

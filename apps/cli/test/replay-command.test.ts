@@ -95,6 +95,52 @@ describe("arbor replay", { timeout: 180_000 }, () => {
     expect((await replay(EXAMPLE, "--policy", "pi", "--leaf", "nope")).code).toBe(1);
   });
 
+  it("cache-aware --summary-model with the session's own model: each summary is the conversation plus one instruction, its cache reads priced", async () => {
+    // A server of its own: the replies it does not use must not reach the other tests.
+    const own = await startWireServer();
+    for (let index = 0; index < 10; index++)
+      own.enqueue(
+        textReply(`## Goal\nshared summary ${index}`, {
+          usage: { input: 10, cacheRead: 3000, cacheWrite: 200, output: 100 },
+        }),
+      );
+    const env = isolatedEnv({
+      ARBOR_HOME: dir,
+      ANTHROPIC_API_KEY: "test-key",
+      ANTHROPIC_BASE_URL: own.anthropicBaseUrl,
+    });
+    const args = ["replay", EXAMPLE, "--policy", "cache-aware", "--window", "8000", "--json"];
+    const run = await runCliProcess([...args, "--summary-model", "claude-sonnet-4-5"], { env });
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.summarizer).toBe("anthropic/claude-sonnet-4-5");
+    const sent = own.requests.map((request) => request.body as Record<string, unknown>);
+    expect(sent.length).toBe(report.summaryCalls);
+    const shared = sent.filter((body) =>
+      JSON.stringify((body.messages as unknown[]).at(-1)).includes("comes from the context manager"),
+    );
+    expect(shared.length).toBeGreaterThan(0);
+    for (const body of shared) {
+      // The replayed session's own tools and conversation, not a summarizer's system prompt.
+      expect(JSON.stringify(body.tools)).toContain('"name":"read"');
+      expect(JSON.stringify(body.system ?? "")).not.toContain("checkpoint summaries");
+      expect((body.messages as unknown[]).length).toBeGreaterThan(2);
+      // Tools, the anchor where the last request's cache ended, and the instruction carry breakpoints.
+      expect(JSON.stringify(body).match(/cache_control/g)?.length).toBe(3);
+    }
+    // Priced from the usage the provider reports: 10 in, 3000 read, 200 written, 100 out, Sonnet's prices.
+    expect(report.summaryInputTokens).toBe(3210 * sent.length);
+    expect(report.summaryCostUsd).toBeCloseTo(
+      (sent.length * (10 * 3 + 3000 * 0.3 + 200 * 3.75 + 100 * 15)) / 1e6,
+      10,
+    );
+    // The offline run of the same replay prices its summaries by the cache model instead (no request).
+    const offline = JSON.parse((await runCliProcess(args, { env })).stdout);
+    expect(offline.cacheSharingSummaries).toBeGreaterThan(0);
+    expect(own.requests.length).toBe(sent.length);
+    await own.close();
+  });
+
   it("--summary-model: the summaries are requests through the SDK to that model, priced from the usage it reports", async () => {
     for (let index = 0; index < 10; index++)
       server.enqueue(textReply(`## Goal\nmodel summary ${index}`, { usage: { input: 1000, output: 100 } }));

@@ -32,9 +32,11 @@ table, peak context, overflows, compaction loops and retention of the path's fac
 Each recorded user prompt is sent; every request is answered with the next recorded assistant
 message, and tools return the recorded results (nothing is executed; no network is used unless
 --summary-model is given).
-Summaries come from the offline summarizer (free; priced as if the session's model had read what
-they summarize), or with --summary-model from that model through its provider (its key from the
-environment, e.g. ANTHROPIC_API_KEY; priced from the usage it reports). The answers are the
+Summaries come from the offline summarizer (free; priced as the request the session's model would
+have been sent: a fresh one reading what they summarize at the full input price, or for
+cache-aware, which asks for summaries as the conversation itself, by the prompt-cache rules; the
+output is what the summarizer wrote), or with --summary-model from that model through its provider
+(its key from the environment, e.g. ANTHROPIC_API_KEY; priced from the usage it reports). The answers are the
 recorded ones whatever the model would see: this measures the cost of context management, not
 the quality of the answers.
 

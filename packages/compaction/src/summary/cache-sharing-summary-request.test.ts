@@ -132,7 +132,12 @@ describe("compact with a conversation (cache-sharing summary)", () => {
   it("Anthropic: the summary body starts with the last request's body, breakpoints included, and reports cache reads", async () => {
     const provider = createAnthropicProvider({ apiKey: KEY, baseUrl: server.anthropicBaseUrl, env: {} });
     server.enqueue(textReply("parse() is empty; I will implement it."));
-    for await (const _event of provider.stream({ model: claude, systemPrompt, tools, messages: requestMessages })) {
+    for await (const _event of provider.stream({
+      model: claude,
+      systemPrompt,
+      tools,
+      messages: requestMessages,
+    })) {
       // drain
     }
     server.enqueue(
@@ -163,17 +168,29 @@ describe("compact with a conversation (cache-sharing summary)", () => {
   it("OpenAI: the summary's messages start with the last request's (automatic prefix caching); cached tokens are reported", async () => {
     const provider = createOpenAIProvider({ apiKey: KEY, baseUrl: server.openaiBaseUrl, env: {} });
     const openaiMessages = requestMessages.map((message) =>
-      message.role === "assistant" ? { ...message, api: gpt.api, provider: gpt.provider, model: gpt.id } : message,
+      message.role === "assistant"
+        ? { ...message, api: gpt.api, provider: gpt.provider, model: gpt.id }
+        : message,
     );
     server.enqueue(textReply("ok"));
-    for await (const _event of provider.stream({ model: gpt, systemPrompt, tools, messages: openaiMessages })) {
+    for await (const _event of provider.stream({
+      model: gpt,
+      systemPrompt,
+      tools,
+      messages: openaiMessages,
+    })) {
       // drain
     }
-    server.enqueue(textReply("## Goal\nImplement parse().", { usage: { input: 40, cacheRead: 1024, output: 90 } }));
+    server.enqueue(
+      textReply("## Goal\nImplement parse().", { usage: { input: 40, cacheRead: 1024, output: 90 } }),
+    );
     const result = await compact(preparation(), {
       provider,
       model: gpt,
-      conversation: { ...conversation, messages: [...openaiMessages, { ...answer, api: gpt.api, provider: gpt.provider, model: gpt.id }] },
+      conversation: {
+        ...conversation,
+        messages: [...openaiMessages, { ...answer, api: gpt.api, provider: gpt.provider, model: gpt.id }],
+      },
     });
     const before = bodyAt(0);
     const summary = bodyAt(1);

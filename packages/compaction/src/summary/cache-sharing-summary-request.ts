@@ -50,7 +50,8 @@ export function cacheSharingSummaryRequest(
 ): CacheSharingSummaryRequest | undefined {
   const instructions = withFocus(CACHE_SHARING_SUMMARY_PROMPT, customInstructions);
   let maxTokens = model.maxTokens > 0 ? model.maxTokens : DEFAULT_OUTPUT_TOKENS;
-  if (requestedMaxTokens !== undefined && requestedMaxTokens > 0) maxTokens = Math.min(maxTokens, requestedMaxTokens);
+  if (requestedMaxTokens !== undefined && requestedMaxTokens > 0)
+    maxTokens = Math.min(maxTokens, requestedMaxTokens);
   const least = Math.min(MIN_ANSWER_TOKENS, maxTokens);
   if (model.contextWindow > 0) {
     let chars = (conversation.systemPrompt?.length ?? 0) + JSON.stringify(conversation.tools ?? []).length;
@@ -65,7 +66,11 @@ export function cacheSharingSummaryRequest(
     model,
     messages: [
       ...conversation.messages,
-      { role: "user", content: [{ type: "text", text: instructions }], timestamp: (last?.timestamp ?? 0) + 1 },
+      {
+        role: "user",
+        content: [{ type: "text", text: instructions }],
+        timestamp: (last?.timestamp ?? 0) + 1,
+      },
     ],
   };
   if (conversation.systemPrompt !== undefined) request.systemPrompt = conversation.systemPrompt;

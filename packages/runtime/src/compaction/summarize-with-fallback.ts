@@ -1,8 +1,8 @@
 import {
   type CompactionPreparation,
   compact,
-  type CompactionResult as SummaryResult,
   type SummaryConversation,
+  type CompactionResult as SummaryResult,
 } from "@arbor/compaction";
 import type { Usage } from "@arbor/providers";
 import type { CompactionReason, CompactionSummarizer } from "../events/session-events";

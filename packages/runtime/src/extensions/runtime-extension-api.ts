@@ -9,8 +9,8 @@ import {
   formatFileOperations,
   generateSummary,
   prepareCompaction,
-  serializeConversation,
   type SummaryConversation,
+  serializeConversation,
   summarizeOffline,
 } from "@arbor/compaction";
 import type { ExtensionApi } from "@arbor/extensions";

@@ -1,7 +1,7 @@
 import type { AgentMessage } from "@arbor/agent-loop";
 import type { CompactionPreparation } from "@arbor/compaction";
-import type { Message, ProviderRequest } from "@arbor/providers";
 import { EXTENSION_API_VERSION, type ExtensionDefinition } from "@arbor/extensions";
+import type { Message, ProviderRequest } from "@arbor/providers";
 import type { SessionEntry, SessionProjection } from "@arbor/session-store";
 import type { BoundaryResult, SessionBoundaryDraft, TurnEndEvent } from "../events/boundary-events";
 import type { CustomCompaction } from "../events/runtime-hooks";
@@ -37,8 +37,6 @@ interface PolicyState {
   /** True while the policy's own summary request is on its way (not a loop request). */
   summarizing: boolean;
 }
-
-
 
 /** The session's compaction settings with the policy's `keepRecentTokens` when it sets one. */
 function policyCompactionSettings(api: RuntimeExtensionApi, options: ResolvedContextPolicySettings) {

@@ -193,7 +193,9 @@ describe("context policies through createAgentSession", () => {
         );
       agent.push(textReply("done", { usage: { input: 10_000, output: 5 } }));
       const summaries = Array.from({ length: 8 }, () =>
-        textReply("## Goal\nmodel summary", { usage: { input: 30, cacheRead: 9000, cacheWrite: 2100, output: 50 } }),
+        textReply("## Goal\nmodel summary", {
+          usage: { input: 30, cacheRead: 9000, cacheWrite: 2100, output: 50 },
+        }),
       );
       scriptReplies(h.server, agent, summaries);
       await h.session.prompt("read the eight files");
@@ -206,7 +208,8 @@ describe("context policies through createAgentSession", () => {
     type Body = { system?: unknown; tools?: unknown; messages: unknown[] };
     const before = requests[at - 1]?.body as Body;
     const summary = requests[at]?.body as Body;
-    const unmarked = (value: unknown) => JSON.parse(JSON.stringify(value).replace(/,"cache_control":\{[^}]*\}/g, ""));
+    const unmarked = (value: unknown) =>
+      JSON.parse(JSON.stringify(value).replace(/,"cache_control":\{[^}]*\}/g, ""));
     expect(summary.system).toEqual(before.system);
     expect(summary.tools).toEqual(before.tools);
     // The last request's messages, then its answer, tool result and the instruction.
@@ -215,20 +218,20 @@ describe("context policies through createAgentSession", () => {
     // The breakpoint the last request wrote (its last block) is where the summary reads it.
     const lastBlock = (messages: unknown[], index: number) =>
       JSON.stringify((messages[index] as { content: unknown[] }).content.at(-1));
-    expect(lastBlock(summary.messages, before.messages.length - 1)).toBe(lastBlock(before.messages, before.messages.length - 1));
+    expect(lastBlock(summary.messages, before.messages.length - 1)).toBe(
+      lastBlock(before.messages, before.messages.length - 1),
+    );
     expect(lastBlock(before.messages, before.messages.length - 1)).toContain("cache_control");
     expect(JSON.stringify(summary.messages.at(-1))).toContain("checkpoint");
-    const compaction = h
-      .fileEntries()
-      .find((entry): entry is CompactionEntry => entry.type === "compaction");
+    const compaction = h.fileEntries().find((entry): entry is CompactionEntry => entry.type === "compaction");
     expect(compaction?.summary).toContain("model summary");
     expect(compaction?.usage).toMatchObject({ input: 30, cacheRead: 9000, cacheWrite: 2100, output: 50 });
     // Turned off, the same policy sends the fresh summary request (the summarizer's own system prompt).
     const fresh = await run({ ...policy, shareSummaryCache: false });
-    const first = fresh.summaryRequests()[0];
+    const first = fresh.summaryRequests()[0]?.body as Body | undefined;
     expect(first).toBeDefined();
-    expect(JSON.stringify((first?.body as Body).system)).toContain("checkpoint");
-    expect((first?.body as Body).tools).toBeUndefined();
+    expect(JSON.stringify(first?.system)).toContain("checkpoint");
+    expect(first?.tools).toBeUndefined();
   });
 
   it("cache-aware with keepRecentTokens shapes the session's own compactions through session_before_compact", async () => {
