@@ -8,6 +8,7 @@ describe("public surface", () => {
       [
         "BRANCH_SUMMARY_PREAMBLE",
         "BRANCH_SUMMARY_PROMPT",
+        "CACHE_SHARING_SUMMARY_PROMPT",
         "CompactionError",
         "CompactionSettingsError",
         "DEFAULT_COMPACTION_SETTINGS",
@@ -20,6 +21,7 @@ describe("public surface", () => {
         "TOOL_RESULT_MAX_CHARS",
         "TURN_PREFIX_SUMMARY_PROMPT",
         "UPDATE_SUMMARY_PROMPT",
+        "cacheSharingSummaryRequest",
         "calculateContextTokens",
         "calibrationKey",
         "collectEntriesForBranchSummary",
