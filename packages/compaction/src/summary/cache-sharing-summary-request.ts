@@ -15,7 +15,9 @@ const DEFAULT_OUTPUT_TOKENS = 16384;
  * cache when the summary request starts with it.
  */
 export interface SummaryConversation {
+  /** The last request's system prompt, as it was sent. */
   systemPrompt?: string;
+  /** The last request's tools, as they were sent (the summary sends them too: same prefix). */
   tools?: Tool[];
   /** The last request's messages, then the messages that followed it, oldest first. */
   messages: Message[];
@@ -28,7 +30,9 @@ export interface SummaryConversation {
 
 /** A cache-sharing summary request and the output limit that fits it in the window. */
 export interface CacheSharingSummaryRequest {
+  /** The conversation followed by the summary instruction, anchored where the last request ended. */
   request: ProviderRequest;
+  /** The output limit that fits the request in the model's window. */
   maxTokens: number;
 }
 
