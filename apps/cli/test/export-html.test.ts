@@ -96,7 +96,9 @@ async function treeRow(page: Page, id: string) {
   return row;
 }
 
-describe("arbor export --html in a real browser", () => {
+// A real browser on a loaded two-core machine (the whole suite running beside it) took over 30 s for
+// the pi session once; the default test timeout is for the CLI's own commands.
+describe("arbor export --html in a real browser", { timeout: 120_000 }, () => {
   it("shows the example's tree, its label and branch summary, and another leaf's projection on click", async () => {
     const file = await exportHtml(EXAMPLE, "example.html");
     const { page, watch } = await open(file);
