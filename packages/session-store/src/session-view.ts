@@ -143,6 +143,25 @@ export class SessionView {
     });
   }
 
+  /**
+   * The bytes of the line that holds the entry with this id (the last in file order if the id is
+   * duplicated), as the storage keeps it (UTF-8 JSON, newline excluded), for a reader that needs only
+   * part of the entry, such as a listing's one-line preview. Nothing is parsed or checked: the entry
+   * is not validated (not counted in {@link validatedEntryCount}, no issue is reported), so treat the
+   * bytes as hostile and call {@link getEntry} for anything unusual, which reads and checks the entry
+   * as always. `undefined` when no loaded entry has this id, the entry was appended in this process, a
+   * line was found corrupt, or the storage cannot give lines (`SessionStorage.readEntryLine`, which
+   * both shipped file and memory backends provide). The bytes may be a view of a buffer the storage
+   * reuses: valid until the next read from this store.
+   *
+   * @throws what the storage throws (`SESSION_READ_FAILED`).
+   */
+  getEntryLine(id: string): Uint8Array | undefined {
+    const index = this.table.indexOf(id);
+    if (index === undefined || !this.table.isLoaded(index) || this.table.isHidden(index)) return undefined;
+    return this.storage.readEntryLine?.(index);
+  }
+
   /** Every entry in file order. Reads the whole session. */
   getEntries(): SessionEntry[] {
     return this.tolerateCorruptLines(() => {

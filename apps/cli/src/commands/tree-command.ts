@@ -4,6 +4,7 @@ import { formatInteger } from "../format/format-number";
 import { waitForDrain } from "../process/wait-for-drain";
 import { refuseDamagedSession } from "../sessions/open-session-file";
 import { openSessionLocation } from "../sessions/open-session-location";
+import { EntryLineDescriber } from "../tree/describe-entry-line";
 import { sessionTreeShapeRows } from "../tree/session-tree-rows";
 import type { TreeInput } from "../usage/tree-usage";
 
@@ -42,8 +43,20 @@ export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<num
       batch.length = 0;
       return wrote;
     };
-    const rows = sessionTreeShapeRows(store.getTreeShape(), { leafId: store.leafId, width }, (id) =>
-      store.getEntry(id),
+    // Most rows are described from their line's bytes (well-formedness checked, only the shown fields
+    // decoded); the rest, and any line that is not well-formed JSON, are read and checked in full.
+    const lines = new EntryLineDescriber();
+    let fallbacks = 0;
+    const rows = sessionTreeShapeRows(
+      store.getTreeShape(),
+      { leafId: store.leafId, width },
+      (id) => store.getEntry(id),
+      (id, room) => {
+        const line = store.getEntryLine(id);
+        const d = line === undefined ? undefined : lines.describe(line, id, room);
+        if (d === undefined) fallbacks++;
+        return d;
+      },
     );
     for (const row of rows) {
       // Once a problem is found the command will fail: read on (to name the first damaged line in
@@ -56,6 +69,7 @@ export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<num
       await waitForDrain(io.stdout, flush());
     }
     refuseDamagedSession(store);
+    if (process.env.I15_DEBUG) process.stderr.write(`retries ${lines.retries} fallbacks ${fallbacks}\n`);
     flush();
     return 0;
   } finally {

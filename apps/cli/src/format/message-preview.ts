@@ -29,14 +29,30 @@ export function clip(text: string | readonly string[], width: number): string {
   for (const part of parts) length += part.length;
   for (let take = Math.max(256, width * 4); ; take *= 4) {
     const whole = take >= length;
-    // Collapses each whitespace run to one space: runs of two or more, and single whitespace other
-    // than a space (a lone space is left alone, which spares most of the replacements).
-    const flat = sanitizeTerminalText(whole ? parts.join("") : headOf(parts, take))
-      .replace(/\s\s+|[^\S ]/g, " ")
-      .trim();
+    const flat = flatten(whole ? parts.join("") : headOf(parts, take));
     if (whole) return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
     if (flat.length > width + 2) return `${flat.slice(0, Math.max(0, width - 1))}…`;
   }
+}
+
+/** Sanitized (see `sanitizeTerminalText`), whitespace runs collapsed to one space, trimmed. */
+function flatten(text: string): string {
+  // Collapses each whitespace run to one space: runs of two or more, and single whitespace other
+  // than a space (a lone space is left alone, which spares most of the replacements).
+  return sanitizeTerminalText(text)
+    .replace(/\s\s+|[^\S ]/g, " ")
+    .trim();
+}
+
+/**
+ * {@link clip} of a text of which only a prefix is known (given as `text`, in parts or not): the
+ * result `clip` would give for any text that starts with this prefix, or `undefined` when the prefix
+ * does not decide it (read more of the text and ask again). Decided once the prefix's flattened form
+ * is longer than `width + 2`, by the argument given for `clip`.
+ */
+export function clipPrefix(text: string | readonly string[], width: number): string | undefined {
+  const flat = flatten(typeof text === "string" ? text : text.join(""));
+  return flat.length > width + 2 ? `${flat.slice(0, Math.max(0, width - 1))}…` : undefined;
 }
 
 /** The text of message content as parts: a string, or the blocks' texts (`[image]` for an image) between spaces. */

@@ -1,6 +1,6 @@
 import type { SessionEntry, SessionTreeNode, SessionTreeShapeNode } from "@arbor/session-store";
 import { sanitizeTerminalText } from "../format/sanitize-terminal-text";
-import { describeEntry } from "./describe-entry";
+import { describeEntry, type EntryDescription } from "./describe-entry";
 
 /** What {@link sessionTreeRows} shows besides the nodes. */
 export interface SessionTreeRowOptions {
@@ -63,18 +63,23 @@ export function sessionTreeRows(
  * The rows of {@link sessionTreeRows} for a tree shape (`SessionStore.getTreeShape()`), made one at a
  * time as the caller iterates, each entry read with `read` when its row is made: neither the entries
  * nor the rows need to be held. A node whose entry `read` cannot give (`undefined`: a line found
- * corrupt when read) gets no row; its children still do.
+ * corrupt when read) gets no row; its children still do. With `describe`, a row's kind and preview
+ * are asked of it first (the entry's id and the room for the preview), and the entry is read only
+ * when it answers `undefined`; it must answer what `describeEntry` would for that entry, with a text
+ * that is already inert and on one line (as `clip` makes it), which is used as it is.
  */
 export function* sessionTreeShapeRows(
   roots: readonly SessionTreeShapeNode[],
   options: SessionTreeRowOptions,
   read: (id: string) => SessionEntry | undefined,
+  describe?: (id: string, width: number) => EntryDescription | undefined,
 ): Generator<SessionTreeRow> {
   yield* treeRows(
     roots,
     options,
     (node) => node.id,
     (node) => read(node.id),
+    describe,
   );
 }
 
@@ -110,6 +115,7 @@ function* treeRows<N extends RowNode<N>>(
   options: SessionTreeRowOptions,
   idOf: (node: N) => string,
   entryOf: (node: N) => SessionEntry | undefined,
+  describe?: (id: string, width: number) => EntryDescription | undefined,
 ): Generator<SessionTreeRow> {
   const towardsLeaf = nodesToLeaf(roots, options.leafId, idOf);
   const stack: Frame<N>[] = [];
@@ -130,21 +136,29 @@ function* treeRows<N extends RowNode<N>>(
   };
   pushChildren(roots, "");
   for (let frame = stack.pop(); frame; frame = stack.pop()) {
-    const entry = entryOf(frame.node);
-    if (entry === undefined) {
-      pushChildren(frame.node.children, frame.rest);
-      continue;
-    }
+    const id = idOf(frame.node);
+    // The row's room depends only on the id (the leaf marker) and the label, known before reading.
     const markers = [
       frame.node.label ? `[${inline(frame.node.label)}]` : "",
-      entry.id === options.leafId ? "← leaf" : "",
+      id === options.leafId ? "← leaf" : "",
     ].filter(Boolean);
     const suffix = markers.length > 0 ? `  ${markers.join(" ")}` : "";
     const room = Math.max(20, options.width - frame.lead.length - 24 - suffix.length);
-    const { kind, text } = describeEntry(entry, room);
+    let description = describe?.(id, room);
+    // What `describe` gives is already inert and on one line (see `sessionTreeShapeRows`).
+    const inert = description !== undefined;
+    if (description === undefined) {
+      const entry = entryOf(frame.node);
+      if (entry === undefined) {
+        pushChildren(frame.node.children, frame.rest);
+        continue;
+      }
+      description = describeEntry(entry, room);
+    }
+    const { kind, text } = description;
     yield {
-      id: entry.id,
-      text: `${frame.lead}${inline(entry.id).padEnd(8)} ${inline(kind).padEnd(12)} ${inline(text)}${suffix}`.trimEnd(),
+      id,
+      text: `${frame.lead}${inline(id).padEnd(8)} ${inline(kind).padEnd(12)} ${inert ? text : inline(text)}${suffix}`.trimEnd(),
     };
     pushChildren(frame.node.children, frame.rest);
   }

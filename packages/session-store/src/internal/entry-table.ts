@@ -95,6 +95,11 @@ export class EntryTable {
     return this.validatedLoaded + this.appended.length;
   }
 
+  /** True when entry `index` was loaded from the storage (not appended in this process). */
+  isLoaded(index: number): boolean {
+    return index < this.loadedCount;
+  }
+
   /** The light record of entry `index`. */
   record(index: number): StoredEntryRecord {
     return this.records[index] as StoredEntryRecord;

@@ -139,6 +139,11 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         );
       }
     },
+    readEntryLine(index: number): Uint8Array | undefined {
+      assertLoaded();
+      const lineIndex = recordLines[index];
+      return lineIndex === undefined ? undefined : Buffer.from(lines[lineIndex] as string, "utf8");
+    },
     lineOf(index: number): number | undefined {
       const lineIndex = recordLines[index];
       return lineIndex === undefined ? undefined : lineIndex + 1;

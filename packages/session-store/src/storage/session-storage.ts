@@ -89,6 +89,16 @@ export interface SessionStorage {
    */
   readEntry(index: number): Record<string, unknown>;
   /**
+   * Optional, a read seam for callers that need only part of an entry (a listing's preview): the
+   * bytes of the line of loaded entry `index` as stored (UTF-8 JSON, newline excluded), not parsed and
+   * not checked in any way, so the caller must treat them as hostile. Returns `undefined` when the
+   * backend cannot give them now (no such index, an entry appended after `load`, a line no longer
+   * there, one not fetched yet): `readEntry` then reads the entry or says what is wrong. The bytes may
+   * be a view of a buffer the backend reuses: they are valid until the next call to the storage. Both
+   * shipped file and memory backends provide it. Throws `SESSION_READ_FAILED` on an I/O error.
+   */
+  readEntryLine?(index: number): Uint8Array | undefined;
+  /**
    * Optional: the 1-based file line of the entry at `index`, or `undefined` when unknown. The store
    * uses it to name the line of an invalid entry in its issues (added for the store core).
    */

@@ -10,7 +10,7 @@ import { SessionStorageError } from "../session-storage-error";
 import { FileChangeGuard } from "./file-change-guard";
 import { LineScanner } from "./line-scanner";
 import { openSessionFile } from "./open-session-file";
-import { EntryReadWindow, readEntryLine } from "./read-entry-line";
+import { EntryReadWindow, readEntryLine, readLineBytes } from "./read-entry-line";
 import { RecordTable } from "./record-table";
 import { rewriteSessionFile } from "./rewrite-session-file";
 import { serializeEntries } from "./serialize-entries";
@@ -121,6 +121,12 @@ export class JsonlStorage implements JsonlSessionStorage {
     const entry = readEntryLine(this.fs, this.readFd, this.path, this.table, index, this.window);
     this.counters.entriesRead++;
     return entry;
+  }
+
+  readEntryLine(index: number): Uint8Array | undefined {
+    this.assertLoaded();
+    if (this.table.records[index] === undefined || this.readFd === undefined) return undefined;
+    return readLineBytes(this.fs, this.readFd, this.path, this.table, index, this.window);
   }
 
   lineOf(index: number): number | undefined {

@@ -142,6 +142,36 @@ export function readEntryLine(
 }
 
 /**
+ * The bytes of record `index`'s line (newline excluded) as a view of `window`'s buffer, valid until the
+ * next read through `window`; `undefined` when the file ends before the line does. Nothing is parsed
+ * or checked. Throws `SESSION_READ_FAILED` naming the file and line.
+ */
+export function readLineBytes(
+  fs: StorageFs,
+  fd: number,
+  path: string,
+  table: RecordTable,
+  index: number,
+  window: EntryReadWindow,
+): Uint8Array | undefined {
+  const start = table.startOf(index);
+  const length = table.lengthOf(index);
+  let located: { buf: Buffer; at: number };
+  try {
+    located = window.locate(fs, fd, index, start, length);
+  } catch (error) {
+    window.clear();
+    const line = table.lineOf(index);
+    throw new SessionStorageError("SESSION_READ_FAILED", `${path}:${line}: cannot read the line (${String(error)}).`, {
+      path,
+      line,
+      cause: error,
+    });
+  }
+  return located.at < 0 ? undefined : located.buf.subarray(located.at, located.at + length);
+}
+
+/**
  * When the line still starts exactly as it did at load time (same `type` and `id` from the fast
  * scan) but its parsed value disagrees, the file did not change: a key is repeated further on the
  * line and `JSON.parse` kept the later value. Returns what disagrees, or `undefined` when the line's

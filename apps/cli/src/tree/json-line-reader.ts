@@ -1,0 +1,184 @@
+import { JsonLineScanner } from "./json-line-scanner";
+
+/** A string value read from a line: its text, and whether that is the whole string or only a prefix. */
+export interface LineText {
+  text: string;
+  /** `false`: `text` is a prefix of the string (cut at a character, never inside an escape). */
+  complete: boolean;
+}
+
+/** Thrown by the reader's accessors when a value is not of the expected kind; callers fall back. */
+const UNUSUAL = Symbol("unusual line");
+
+/**
+ * Reads chosen values from one JSON line without parsing all of it: the line is first checked to be
+ * well-formed by a {@link JsonLineScanner} (which also records where each value ends), then objects
+ * are walked key by key, skipping every value not asked for in one step, and strings are decoded
+ * alone, long ones only as a prefix. A position is a byte offset in {@link JsonLineReader.bytes}.
+ *
+ * Anything unusual (a key with an escape, a key asked for that occurs twice, a value of another kind
+ * than asked) makes the accessors throw; {@link JsonLineReader.read} turns that into `undefined`, so
+ * the caller reads the entry the full way. Not reentrant.
+ */
+export class JsonLineReader {
+  private readonly scanner = new JsonLineScanner();
+
+  /** The bytes the positions refer to (valid during a {@link JsonLineReader.read} callback). */
+  get bytes(): Buffer {
+    return this.scanner.bytes;
+  }
+
+  /**
+   * Scans `line` and, when it is well-formed JSON, runs `use` with the position of its value.
+   * Returns what `use` returns; `undefined` when the line is not well-formed (or too deep or large to
+   * check here) or `use` met something unusual.
+   */
+  read<T>(line: Uint8Array, use: (at: number) => T): T | undefined {
+    if (this.scanner.scan(line) !== "valid") return undefined;
+    try {
+      return use(this.skipSpace(this.scanner.start));
+    } catch (error) {
+      if (error === UNUSUAL) return undefined;
+      throw error;
+    }
+  }
+
+  /** First position at or after `at` that is not JSON whitespace. */
+  skipSpace(at: number): number {
+    const b = this.scanner.bytes;
+    let c = b[at] as number;
+    while (c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a) c = b[++at] as number;
+    return at;
+  }
+
+  /** The first byte of the value at `at`: `"`, `{`, `[`, `t`, `f`, `n`, or a number's. */
+  kindOf(at: number): number {
+    return this.scanner.bytes[at] as number;
+  }
+
+  /**
+   * Fills `found` with the values of `names` in the object at `at` (positions, -1 for an absent key)
+   * and returns it. Throws (unusual) when `at` is no object, a key has an escape, or a key of `names`
+   * occurs twice.
+   */
+  fields(at: number, names: readonly string[], found: number[]): number[] {
+    const b = this.scanner.bytes;
+    if (b[at] !== 0x7b) throw UNUSUAL;
+    found.fill(-1);
+    let key = this.skipSpace(at + 1);
+    if (b[key] === 0x7d) return found;
+    for (;;) {
+      if (this.scanner.isEscaped(key)) throw UNUSUAL;
+      const keyEnd = this.scanner.endOf(key);
+      const which = this.matchKey(key + 1, keyEnd - 1, names);
+      const value = this.skipSpace(this.skipSpace(keyEnd) + 1);
+      if (which >= 0) {
+        if (found[which] !== -1) throw UNUSUAL;
+        found[which] = value;
+      }
+      const next = this.skipSpace(this.scanner.endOf(value));
+      if (b[next] === 0x7d) return found;
+      key = this.skipSpace(next + 1);
+    }
+  }
+
+  /** The positions of the array's items at `at`. Throws (unusual) when `at` is no array. */
+  items(at: number): number[] {
+    const b = this.scanner.bytes;
+    if (b[at] !== 0x5b) throw UNUSUAL;
+    const found: number[] = [];
+    let item = this.skipSpace(at + 1);
+    if (b[item] === 0x5d) return found;
+    for (;;) {
+      found.push(item);
+      const next = this.skipSpace(this.scanner.endOf(item));
+      if (b[next] === 0x5d) return found;
+      item = this.skipSpace(next + 1);
+    }
+  }
+
+  /**
+   * True when the value at `at` is the string `expected` (ASCII, without backslashes). Throws
+   * (unusual) for a string with an escape that is not `expected` as written: it might decode to it.
+   */
+  isString(at: number, expected: string): boolean {
+    const b = this.scanner.bytes;
+    if (b[at] !== 0x22) return false;
+    const close = this.scanner.endOf(at) - 1;
+    if (close === at + expected.length + 1) {
+      let index = 0;
+      while (index < expected.length && b[at + 1 + index] === expected.charCodeAt(index)) index++;
+      if (index === expected.length) return true;
+    }
+    if (this.scanner.isEscaped(at)) throw UNUSUAL;
+    return false;
+  }
+
+  /** The whole string at `at`. Throws (unusual) when the value is no string. */
+  string(at: number): string {
+    return this.text(at, Number.POSITIVE_INFINITY).text;
+  }
+
+  /**
+   * The string at `at`, whole when its JSON form is at most `maxBytes` bytes, else a prefix of it
+   * decoded from about that many bytes, cut before a character and never inside an escape. Throws
+   * (unusual) when the value is no string.
+   */
+  text(at: number, maxBytes: number): LineText {
+    const b = this.scanner.bytes;
+    if (b[at] !== 0x22) throw UNUSUAL;
+    const close = this.scanner.endOf(at) - 1;
+    const wide = this.scanner.isWide(at);
+    const escaped = this.scanner.isEscaped(at);
+    let cut = close;
+    if (close - at - 1 > maxBytes) {
+      cut = at + 1 + maxBytes;
+      if (wide) {
+        // Not inside a UTF-8 sequence: before an ASCII byte or a lead byte.
+        for (let back = 0; back < 3 && ((b[cut] as number) & 0xc0) === 0x80; back++) cut--;
+        if (((b[cut] as number) & 0xc0) === 0x80) cut = close;
+      }
+      if (escaped) cut = this.escapeSafe(at + 1, cut);
+    }
+    const raw = b.toString(wide ? "utf8" : "latin1", at + 1, cut);
+    return { text: escaped ? JSON.parse(`"${raw}"`) : raw, complete: cut === close };
+  }
+
+  /** `cut`, or the start of the escape it would split (`from`: the string's first content byte). */
+  private escapeSafe(from: number, cut: number): number {
+    const b = this.scanner.bytes;
+    for (let at = cut - 1; at >= from && at >= cut - 6; at--) {
+      if (b[at] !== 0x5c) continue;
+      let run = 1;
+      while (at - run >= from && b[at - run] === 0x5c) run++;
+      if (run % 2 === 0) return cut;
+      const length = b[at + 1] === 0x75 ? 6 : 2;
+      return at + length > cut ? at : cut;
+    }
+    return cut;
+  }
+
+  /** The JSON text of the value at `at`, parsed (for a small value read whole). */
+  parse(at: number): unknown {
+    return JSON.parse(this.scanner.bytes.toString("utf8", at, this.scanner.endOf(at)));
+  }
+
+  /** Index in `names` of the key `[from, to)` (no escape in it); -1 for none. */
+  private matchKey(from: number, to: number, names: readonly string[]): number {
+    const b = this.scanner.bytes;
+    const length = to - from;
+    for (let which = 0; which < names.length; which++) {
+      const name = names[which] as string;
+      if (name.length !== length) continue;
+      let at = 0;
+      while (at < length && b[from + at] === name.charCodeAt(at)) at++;
+      if (at === length) return which;
+    }
+    return -1;
+  }
+
+  /** Throws the unusual-line signal (see the class). */
+  unusual(): never {
+    throw UNUSUAL;
+  }
+}
