@@ -11,8 +11,12 @@ import type { TreeInput } from "../usage/tree-usage";
 /**
  * `arbor tree <session.jsonl>`: the whole tree as text. Read-only. Opens lazily, arranges the tree
  * from the light records (`getTreeShape`), then reads every entry once, one at a time, as its row is
- * made (each checked as it is read, none kept), refusing the file when a problem is found. Returns the
- * exit code.
+ * made, none kept, refusing the file when a problem is found. A user, assistant or tool result message
+ * of the usual shape is described from its line's bytes (`getEntryLine`, `EntryLineDescriber`): the
+ * line is checked to be well-formed JSON and only the fields the row shows are decoded, so the rest of
+ * that entry is not checked against its type's structure (`arbor check` is the full check). Every other
+ * entry, and any line that is not well-formed JSON, is read and checked in full (`getEntry`), which
+ * reports a damaged line as before. Returns the exit code.
  */
 export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<number> {
   const { store } = await openSessionLocation(command.file, {
@@ -46,16 +50,13 @@ export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<num
     // Most rows are described from their line's bytes (well-formedness checked, only the shown fields
     // decoded); the rest, and any line that is not well-formed JSON, are read and checked in full.
     const lines = new EntryLineDescriber();
-    let fallbacks = 0;
     const rows = sessionTreeShapeRows(
       store.getTreeShape(),
       { leafId: store.leafId, width },
       (id) => store.getEntry(id),
       (id, room) => {
         const line = store.getEntryLine(id);
-        const d = line === undefined ? undefined : lines.describe(line, id, room);
-        if (d === undefined) fallbacks++;
-        return d;
+        return line === undefined ? undefined : lines.describe(line, id, room);
       },
     );
     for (const row of rows) {
@@ -69,7 +70,6 @@ export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<num
       await waitForDrain(io.stdout, flush());
     }
     refuseDamagedSession(store);
-    if (process.env.I15_DEBUG) process.stderr.write(`retries ${lines.retries} fallbacks ${fallbacks}\n`);
     flush();
     return 0;
   } finally {

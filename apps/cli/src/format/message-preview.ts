@@ -1,5 +1,5 @@
 import type { AgentMessage } from "@arbor/agent-loop";
-import { sanitizeTerminalText } from "./sanitize-terminal-text";
+import { flattenText } from "./flatten-text";
 
 /** The first `count` characters of the concatenation of `parts` (slices of the parts, none copied whole). */
 function headOf(parts: readonly string[], count: number): string {
@@ -29,19 +29,10 @@ export function clip(text: string | readonly string[], width: number): string {
   for (const part of parts) length += part.length;
   for (let take = Math.max(256, width * 4); ; take *= 4) {
     const whole = take >= length;
-    const flat = flatten(whole ? parts.join("") : headOf(parts, take));
+    const flat = flattenText(whole ? parts.join("") : headOf(parts, take));
     if (whole) return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
     if (flat.length > width + 2) return `${flat.slice(0, Math.max(0, width - 1))}…`;
   }
-}
-
-/** Sanitized (see `sanitizeTerminalText`), whitespace runs collapsed to one space, trimmed. */
-function flatten(text: string): string {
-  // Collapses each whitespace run to one space: runs of two or more, and single whitespace other
-  // than a space (a lone space is left alone, which spares most of the replacements).
-  return sanitizeTerminalText(text)
-    .replace(/\s\s+|[^\S ]/g, " ")
-    .trim();
 }
 
 /**
@@ -51,7 +42,7 @@ function flatten(text: string): string {
  * is longer than `width + 2`, by the argument given for `clip`.
  */
 export function clipPrefix(text: string | readonly string[], width: number): string | undefined {
-  const flat = flatten(typeof text === "string" ? text : text.join(""));
+  const flat = flattenText(typeof text === "string" ? text : text.join(""));
   return flat.length > width + 2 ? `${flat.slice(0, Math.max(0, width - 1))}…` : undefined;
 }
 

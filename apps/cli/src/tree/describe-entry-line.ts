@@ -31,7 +31,6 @@ interface Parts {
  */
 export class EntryLineDescriber {
   private readonly reader = new JsonLineReader();
-  retries = 0;
   private readonly entryFields = ENTRY_FIELDS.map(() => -1);
   private readonly messageFields = MESSAGE_FIELDS.map(() => -1);
   private readonly blockFields = BLOCK_FIELDS.map(() => -1);
@@ -43,7 +42,6 @@ export class EntryLineDescriber {
       for (let bytes = width + EXTRA_TEXT_BYTES; ; bytes *= 4) {
         const described = this.describeAt(at, id, width, bytes);
         if (described !== null) return described;
-        this.retries++;
       }
     });
   }

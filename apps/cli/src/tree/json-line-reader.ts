@@ -7,6 +7,12 @@ export interface LineText {
   complete: boolean;
 }
 
+/** Node's `Buffer` decoders behind `toString` (not in its typings), which the reader calls directly. */
+interface SliceDecoders {
+  utf8Slice(start: number, end: number): string;
+  latin1Slice(start: number, end: number): string;
+}
+
 /** Thrown by the reader's accessors when a value is not of the expected kind; callers fall back. */
 const UNUSUAL = Symbol("unusual line");
 
@@ -140,7 +146,9 @@ export class JsonLineReader {
       }
       if (escaped) cut = this.escapeSafe(at + 1, cut);
     }
-    const raw = b.toString(wide ? "utf8" : "latin1", at + 1, cut);
+    // Buffer's own slice decoders: what `toString(encoding, start, end)` calls after checking them.
+    const slices = b as unknown as SliceDecoders;
+    const raw = wide ? slices.utf8Slice(at + 1, cut) : slices.latin1Slice(at + 1, cut);
     return { text: escaped ? JSON.parse(`"${raw}"`) : raw, complete: cut === close };
   }
 

@@ -29,9 +29,13 @@ interface Frame<N> {
   rest: string;
 }
 
-/** Text from a session file made inert and kept on one line. */
+/** Characters {@link inline} changes: those `sanitizeTerminalText` looks for, tab and newline too. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: this regex exists to find control characters
+const NOT_INLINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/** Text from a session file made inert and kept on one line (plain text, the common case, as it is). */
 function inline(text: string): string {
-  return sanitizeTerminalText(text).replace(/[\t\n]/g, " ");
+  return NOT_INLINE.test(text) ? sanitizeTerminalText(text).replace(/[\t\n]/g, " ") : text;
 }
 
 /**
