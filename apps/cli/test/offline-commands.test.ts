@@ -231,6 +231,44 @@ describe("errors", () => {
     expect(run.stderr).toContain("corrupt.jsonl:7: line is not valid JSON");
   });
 
+  it("tree refuses a line damaged in the middle of a long text, naming it, though rows are read from the bytes", async () => {
+    const lines = fs.readFileSync(EXAMPLE, "utf8").split("\n");
+    // A tool result with a long text: its row is made from the line's bytes, so the damage must be found there.
+    const at = lines.findIndex((line) => /"role":"toolResult".*"text":"[^"]{40}/.test(line));
+    expect(at).toBeGreaterThan(0);
+    for (const [name, damage] of [
+      ["tab", (line: string) => line.replace(/("text":"[^"]{20})/, "$1\t")],
+      ["quote", (line: string) => line.replace(/("text":"[^"]{20})/, '$1"')],
+      ["escape", (line: string) => line.replace(/("text":"[^"]{20})/, "$1\\q")],
+      ["cut", (line: string) => line.slice(0, -40)],
+    ] as const) {
+      const file = path.join(dir, `damaged-${name}.jsonl`);
+      const damaged = [...lines];
+      damaged[at] = damage(lines[at] as string);
+      expect(damaged[at]).not.toBe(lines[at]);
+      fs.writeFileSync(file, damaged.join("\n"));
+      const run = await runCliProcess(["tree", file], { env, cwd: dir });
+      expectOneLineError(run, 1);
+      expect(run.stderr).toContain(`${file}:${at + 1}:`);
+      expect(run.stderr).toMatch(/not valid JSON|does not parse/);
+    }
+  });
+
+  it("tree shows a message whose unshown fields do not fit its type; arbor check reports it", async () => {
+    const file = path.join(dir, "odd-usage.jsonl");
+    const lines = fs.readFileSync(EXAMPLE, "utf8").split("\n");
+    // An entry's timestamp must be a string; the row does not show it.
+    expect(lines[11]).toMatch(/^\{"type":"message","id":"89d9e098","parentId":"[0-9a-f]+","timestamp":"/);
+    lines[11] = (lines[11] as string).replace(/"timestamp":"[^"]*"/, '"timestamp":5');
+    fs.writeFileSync(file, lines.join("\n"));
+    const tree = await runCliProcess(["tree", file], { env, cwd: dir });
+    expect(tree.code).toBe(0);
+    expect(tree.stdout).toMatch(/^89d9e098 assistant +All good/m);
+    const check = await runCliProcess(["check", file], { env, cwd: dir });
+    expect(check.code).toBe(1);
+    expect(check.stdout + check.stderr).toContain(`${file}:12:`);
+  });
+
   it("reports a file that is not a session", async () => {
     const file = path.join(dir, "not-a-session.jsonl");
     fs.writeFileSync(file, '{"hello":"world"}\n');
