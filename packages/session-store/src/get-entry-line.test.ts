@@ -64,7 +64,9 @@ describe("SessionStore.getEntryLine", () => {
   it("gives the lines of an in-memory session, and none for an entry appended in this process", () => {
     const ids = writeSession();
     const store = createInMemorySessionStore({ content: readFileSync(file, "utf8") });
-    expect(Buffer.from(store.getEntryLine(ids[2] as string) as Uint8Array).toString("utf8")).toContain('"third"');
+    expect(Buffer.from(store.getEntryLine(ids[2] as string) as Uint8Array).toString("utf8")).toContain(
+      '"third"',
+    );
     const appended = store.appendMessage({ role: "user", content: "new", timestamp: 2 }).id;
     expect(store.getEntryLine(appended)).toBeUndefined();
     expect(store.getEntry(appended)?.id).toBe(appended);

@@ -49,7 +49,8 @@ export function flattenText(text: string): string {
       if (run < 0) run = at;
       continue;
     }
-    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && isControl(code))) return slowFlatten(text);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && isControl(code)))
+      return slowFlatten(text);
     if (run < 0) continue;
     // A run other than one space: replace it by one space (none at the start).
     if (at - run !== 1 || text.charCodeAt(run) !== 0x20 || run === 0) {

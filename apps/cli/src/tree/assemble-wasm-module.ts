@@ -141,18 +141,28 @@ export function assembleWasmModule(spec: {
   vectors: number;
   pages: number;
   body: readonly WasmInstruction[];
-}): Uint8Array {
+}): Uint8Array<ArrayBuffer> {
   const I32 = 0x7f;
   const V128 = 0x7b;
   const type = [0x60, ...vector(Array.from({ length: spec.params }, () => [I32])), 1, I32];
-  const code = [...vector([unsignedLeb(spec.locals).concat(I32), unsignedLeb(spec.vectors).concat(V128)]), ...encodeBody(spec.body), 0x0b];
+  const code = [
+    ...vector([unsignedLeb(spec.locals).concat(I32), unsignedLeb(spec.vectors).concat(V128)]),
+    ...encodeBody(spec.body),
+    0x0b,
+  ];
   const bytes = [
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, vector([type])),
     ...section(3, vector([[0]])),
     ...section(5, vector([[0x00, ...unsignedLeb(spec.pages)]])),
-    ...section(7, vector([[...name(spec.name), 0x00, 0], [...name("memory"), 0x02, 0]])),
+    ...section(
+      7,
+      vector([
+        [...name(spec.name), 0x00, 0],
+        [...name("memory"), 0x02, 0],
+      ]),
+    ),
     ...section(10, vector([[...unsignedLeb(code.length), ...code]])),
   ];
-  return Uint8Array.from(bytes);
+  return new Uint8Array(bytes);
 }

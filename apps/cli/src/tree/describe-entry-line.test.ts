@@ -21,10 +21,41 @@ function random(seed: number): () => number {
 
 /** Pieces of hostile text: escapes, surrogates, controls, ANSI and OSC sequences, Unicode spaces. */
 const PIECES = [
-  "word", "fix the bug", " ", "  ", "\n", "\r\n", "\t", "\u000b", "\u001b[31m", "\u001b[", "\u001b]0;title\u0007",
-  "\u001b]8;;http://x\u001b\\", "\u009b2J", "\u0000", "\u007f", "é", "日本語", "😀", "\ud800", "\udc00", "\u202e",
-  "\u2066", "\u00a0", "\u3000", "\u2028", "\ufeff", '"', "\\", "\\n", "/", "→", "✓", "a".repeat(300),
-  "line\n".repeat(40), " \n ".repeat(30),
+  "word",
+  "fix the bug",
+  " ",
+  "  ",
+  "\n",
+  "\r\n",
+  "\t",
+  "\u000b",
+  "\u001b[31m",
+  "\u001b[",
+  "\u001b]0;title\u0007",
+  "\u001b]8;;http://x\u001b\\",
+  "\u009b2J",
+  "\u0000",
+  "\u007f",
+  "é",
+  "日本語",
+  "😀",
+  "\ud800",
+  "\udc00",
+  "\u202e",
+  "\u2066",
+  "\u00a0",
+  "\u3000",
+  "\u2028",
+  "\ufeff",
+  '"',
+  "\\",
+  "\\n",
+  "/",
+  "→",
+  "✓",
+  "a".repeat(300),
+  "line\n".repeat(40),
+  " \n ".repeat(30),
 ];
 
 function text(rng: () => number, long = false): string {
@@ -40,7 +71,10 @@ function pick<T>(rng: () => number, items: readonly T[]): T {
 
 function block(rng: () => number, assistant: boolean): unknown {
   const kind = rng();
-  if (kind < 0.5) return rng() < 0.9 ? { type: "text", text: text(rng, true) } : pick(rng, [{ type: "text" }, { type: "text", text: null }, { text: "x", type: "text" }]);
+  if (kind < 0.5)
+    return rng() < 0.9
+      ? { type: "text", text: text(rng, true) }
+      : pick(rng, [{ type: "text" }, { type: "text", text: null }, { text: "x", type: "text" }]);
   if (kind < 0.6) return { type: "image", data: "AAAA", mimeType: "image/png" };
   if (!assistant) return pick(rng, [{ type: "other" }, { type: "text", text: 5 }, "text", null]);
   if (kind < 0.75) return { type: "thinking", thinking: text(rng, true) };
@@ -53,7 +87,10 @@ function block(rng: () => number, assistant: boolean): unknown {
 /** A message of any role; `sound`: one that `describeEntry` can describe (assistant content is a list). */
 function message(rng: () => number, sound = false): Record<string, unknown> {
   const role = pick(rng, ["user", "assistant", "toolResult", "system"]);
-  const content = rng() < 0.3 && role !== "assistant" ? text(rng, true) : Array.from({ length: Math.floor(rng() * 4) }, () => block(rng, role === "assistant"));
+  const content =
+    rng() < 0.3 && role !== "assistant"
+      ? text(rng, true)
+      : Array.from({ length: Math.floor(rng() * 4) }, () => block(rng, role === "assistant"));
   const base: Record<string, unknown> = { role, content, timestamp: 1 };
   if (role === "assistant") {
     Object.assign(base, { api: "a", provider: "p", model: "m", usage: { input: 1, output: 2 } });
@@ -74,7 +111,10 @@ function variants(entry: Record<string, unknown>, rng: () => number): string[] {
   const plain = JSON.stringify(entry);
   const reordered = JSON.stringify(Object.fromEntries(Object.entries(entry).reverse()));
   const spaced = JSON.stringify(entry, null, 1).replace(/\n/g, pick(rng, [" ", "\t", "\r "]));
-  const ascii = plain.replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const ascii = plain.replace(
+    /[\u007f-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
   const escapedKey = plain.replace('"role"', '"\\u0072ole"');
   const repeated = plain.replace('"role":', '"role":"user","role":');
   return [plain, reordered, spaced, ascii, escapedKey, repeated];
@@ -88,7 +128,13 @@ describe("EntryLineDescriber", () => {
     let usual = 0;
     let lines = 0;
     for (let round = 0; round < 1500; round++) {
-      const entry = { type: "message", id: `e${round}`, parentId: null, timestamp: "t", message: message(rng) };
+      const entry = {
+        type: "message",
+        id: `e${round}`,
+        parentId: null,
+        timestamp: "t",
+        message: message(rng),
+      };
       for (const [variant, line] of variants(entry, rng).entries()) {
         const width = 20 + Math.floor(rng() * 120);
         if (variant < 4) lines++;
@@ -113,7 +159,12 @@ describe("EntryLineDescriber", () => {
 
   it("leaves lines that are not well-formed JSON, or not of this id, to the full read", () => {
     const describer = new EntryLineDescriber();
-    const line = JSON.stringify({ type: "message", id: "a", parentId: null, message: { role: "user", content: "hi" } });
+    const line = JSON.stringify({
+      type: "message",
+      id: "a",
+      parentId: null,
+      message: { role: "user", content: "hi" },
+    });
     expect(describer.describe(Buffer.from(line), "a", 40)).toEqual({ kind: "user", text: "hi" });
     expect(describer.describe(Buffer.from(line), "b", 40)).toBeUndefined();
     for (const broken of [
@@ -144,14 +195,23 @@ describe("sessionTreeShapeRows with the line describer", () => {
     let parent: string | null = null;
     for (let index = 0; index < 600; index++) {
       const id = `${index.toString(16).padStart(8, "0")}`;
-      const entry = { type: "message", id, parentId: parent, timestamp: new Date(index * 1000).toISOString(), message: message(rng, true) };
+      const entry = {
+        type: "message",
+        id,
+        parentId: parent,
+        timestamp: new Date(index * 1000).toISOString(),
+        message: message(rng, true),
+      };
       // Forks now and then, so rows are indented and the preview's room varies.
       parent = rng() < 0.1 && index > 2 ? `${(index - 2).toString(16).padStart(8, "0")}` : id;
       const written = variants(entry, rng)[Math.floor(rng() * 4)] as string;
       lines.push(written);
     }
     fs.writeFileSync(file, `${lines.join("\n")}\n`);
-    const store = openSessionStore(file, { storage: { readOnly: true, sidecarIndex: false }, validate: "lazy" });
+    const store = openSessionStore(file, {
+      storage: { readOnly: true, sidecarIndex: false },
+      validate: "lazy",
+    });
     try {
       const options = { leafId: store.leafId, width: 100 };
       const full = [...sessionTreeShapeRows(store.getTreeShape(), options, (id) => store.getEntry(id))];

@@ -47,12 +47,25 @@ export class EntryLineDescriber {
   }
 
   /** `null`: the texts read (`bytes` each) were too short to decide the preview. */
-  private describeAt(at: number, id: string, width: number, bytes: number): EntryDescription | null | undefined {
+  private describeAt(
+    at: number,
+    id: string,
+    width: number,
+    bytes: number,
+  ): EntryDescription | null | undefined {
     const r = this.reader;
     const [type, entryId, message] = r.fields(at, ENTRY_FIELDS, this.entryFields) as [number, number, number];
-    if (type < 0 || !r.isString(type, "message") || entryId < 0 || r.kindOf(entryId) !== 0x22) return undefined;
+    if (type < 0 || !r.isString(type, "message") || entryId < 0 || r.kindOf(entryId) !== 0x22)
+      return undefined;
     if (r.string(entryId) !== id || message < 0) return undefined;
-    const fields = r.fields(message, MESSAGE_FIELDS, this.messageFields) as [number, number, number, number, number, number];
+    const fields = r.fields(message, MESSAGE_FIELDS, this.messageFields) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     const [role, content] = fields;
     if (role < 0) return undefined;
     if (r.isString(role, "user")) return this.clipped("user", this.contentParts(content, bytes, []), width);
@@ -108,9 +121,20 @@ export class EntryLineDescriber {
   }
 
   /** The assistant's preview (see `previewMessage`). */
-  private assistant(fields: readonly number[], width: number, bytes: number): EntryDescription | null | undefined {
+  private assistant(
+    fields: readonly number[],
+    width: number,
+    bytes: number,
+  ): EntryDescription | null | undefined {
     const r = this.reader;
-    const [, content, , , stopReason, errorMessage] = fields as [number, number, number, number, number, number];
+    const [, content, , , stopReason, errorMessage] = fields as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     if (content < 0 || r.kindOf(content) !== 0x5b) return undefined;
     const texts: string[] = [];
     let complete = true;
@@ -118,7 +142,12 @@ export class EntryLineDescriber {
     let thinking = false;
     for (const block of r.items(content)) {
       if (r.kindOf(block) !== 0x7b) return undefined;
-      const [type, text, name, args] = r.fields(block, BLOCK_FIELDS, this.blockFields) as [number, number, number, number];
+      const [type, text, name, args] = r.fields(block, BLOCK_FIELDS, this.blockFields) as [
+        number,
+        number,
+        number,
+        number,
+      ];
       if (type < 0 || r.kindOf(type) !== 0x22) return undefined;
       if (r.isString(type, "text")) {
         if (!complete) continue;
@@ -139,7 +168,8 @@ export class EntryLineDescriber {
     if (text === undefined) return null;
     let error = "";
     if (stopReason >= 0 && r.isString(stopReason, "error")) {
-      if (errorMessage >= 0 && r.kindOf(errorMessage) !== 0x22 && r.kindOf(errorMessage) !== 0x6e) return undefined;
+      if (errorMessage >= 0 && r.kindOf(errorMessage) !== 0x22 && r.kindOf(errorMessage) !== 0x6e)
+        return undefined;
       error = `[error: ${errorMessage < 0 || r.kindOf(errorMessage) === 0x6e ? "unknown" : r.string(errorMessage)}] `;
     }
     const aborted = stopReason >= 0 && r.isString(stopReason, "aborted") ? "[aborted] " : "";

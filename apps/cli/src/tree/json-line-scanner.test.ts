@@ -13,19 +13,44 @@ function random(seed: number): () => number {
   };
 }
 
-const CHARS = ["a", " ", '"', "\\", "/", "\n", "\t", "\u0000", "\u001f", "\u007f", "é", "日", "😀", "\ud800", "\u2028", "x".repeat(40)];
+const CHARS = [
+  "a",
+  " ",
+  '"',
+  "\\",
+  "/",
+  "\n",
+  "\t",
+  "\u0000",
+  "\u001f",
+  "\u007f",
+  "é",
+  "日",
+  "😀",
+  "\ud800",
+  "\u2028",
+  "x".repeat(40),
+];
 
 function value(rng: () => number, depth: number): unknown {
   const kind = Math.floor(rng() * (depth > 4 ? 4 : 6));
   if (kind === 0) return [null, true, false][Math.floor(rng() * 3)];
   if (kind === 1) return [0, -1, 1.5, -2.5e-7, 1e21, 123456789, -0.001][Math.floor(rng() * 7)];
-  if (kind <= 3) return Array.from({ length: Math.floor(rng() * 6) }, () => CHARS[Math.floor(rng() * CHARS.length)]).join("");
+  if (kind <= 3)
+    return Array.from({ length: Math.floor(rng() * 6) }, () => CHARS[Math.floor(rng() * CHARS.length)]).join(
+      "",
+    );
   if (kind === 4) return Array.from({ length: Math.floor(rng() * 4) }, () => value(rng, depth + 1));
-  return Object.fromEntries(Array.from({ length: Math.floor(rng() * 4) }, (_, i) => [`k${i}${value(rng, 9)}`, value(rng, depth + 1)]));
+  return Object.fromEntries(
+    Array.from({ length: Math.floor(rng() * 4) }, (_, i) => [`k${i}${value(rng, 9)}`, value(rng, depth + 1)]),
+  );
 }
 
 /** Bytes that break JSON in interesting places (and a few that do not). */
-const INSERTS = [0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x20, 0x09, 0x0d, 0x30, 0x2d, 0x65, 0x2e, 0x74, 0x6e, 0x75, 0x00, 0x01, 0x7f, 0xc3, 0xff, 0x78];
+const INSERTS = [
+  0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x20, 0x09, 0x0d, 0x30, 0x2d, 0x65, 0x2e, 0x74, 0x6e, 0x75,
+  0x00, 0x01, 0x7f, 0xc3, 0xff, 0x78,
+];
 
 function parses(bytes: Buffer): boolean {
   try {
@@ -65,9 +90,45 @@ describe("JsonLineScanner", () => {
   it("checks numbers, literals, escapes and structure as JSON does", () => {
     const scanner = new JsonLineScanner();
     const cases = [
-      "0", "-0", "1.5e+3", "1E5", "-12.25e-2", "01", "1.", ".5", "1e", "+1", "-", "0x1", "1_000", "true", "tru", "nul",
-      "falsey", '"\\u00e9\\ud83d\\ude00"', '"\\u12g4"', '"\\x"', '"\\/\\b\\f\\n\\r\\t"', '"a\tb"', "[1,]", "[,1]", '{"a":1,}',
-      '{"a" 1}', '{1:2}', "[1 2]", "{}", "[]", " [ ] ", "[[[]]]", '{"a":{"b":[{}]}}', "", "  ", '"open', "[", "]", "{}}",
+      "0",
+      "-0",
+      "1.5e+3",
+      "1E5",
+      "-12.25e-2",
+      "01",
+      "1.",
+      ".5",
+      "1e",
+      "+1",
+      "-",
+      "0x1",
+      "1_000",
+      "true",
+      "tru",
+      "nul",
+      "falsey",
+      '"\\u00e9\\ud83d\\ude00"',
+      '"\\u12g4"',
+      '"\\x"',
+      '"\\/\\b\\f\\n\\r\\t"',
+      '"a\tb"',
+      "[1,]",
+      "[,1]",
+      '{"a":1,}',
+      '{"a" 1}',
+      "{1:2}",
+      "[1 2]",
+      "{}",
+      "[]",
+      " [ ] ",
+      "[[[]]]",
+      '{"a":{"b":[{}]}}',
+      "",
+      "  ",
+      '"open',
+      "[",
+      "]",
+      "{}}",
     ];
     for (const text of cases) {
       expect(scanner.scan(Buffer.from(text)), text).toBe(parses(Buffer.from(text)) ? "valid" : "invalid");

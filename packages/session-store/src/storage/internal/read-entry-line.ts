@@ -162,11 +162,15 @@ export function readLineBytes(
   } catch (error) {
     window.clear();
     const line = table.lineOf(index);
-    throw new SessionStorageError("SESSION_READ_FAILED", `${path}:${line}: cannot read the line (${String(error)}).`, {
-      path,
-      line,
-      cause: error,
-    });
+    throw new SessionStorageError(
+      "SESSION_READ_FAILED",
+      `${path}:${line}: cannot read the line (${String(error)}).`,
+      {
+        path,
+        line,
+        cause: error,
+      },
+    );
   }
   return located.at < 0 ? undefined : located.buf.subarray(located.at, located.at + length);
 }
