@@ -97,13 +97,20 @@ function nodesToLeaf<N extends RowNode<N>>(
   idOf: (node: N) => string,
 ): ReadonlySet<N> {
   if (leafId === null) return new Set();
-  const stack: { node: N; depth: number }[] = roots.map((node) => ({ node, depth: 0 }));
+  // Two parallel stacks rather than an object per node: this visits every node of a large session.
+  const nodes: N[] = [...roots];
+  const depths: number[] = roots.map(() => 0);
   const path: N[] = [];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    path.length = item.depth;
-    path.push(item.node);
-    if (idOf(item.node) === leafId) return new Set(path);
-    for (const child of item.node.children) stack.push({ node: child, depth: item.depth + 1 });
+  while (nodes.length > 0) {
+    const node = nodes.pop() as N;
+    const depth = depths.pop() as number;
+    path.length = depth;
+    path.push(node);
+    if (idOf(node) === leafId) return new Set(path);
+    for (const child of node.children) {
+      nodes.push(child);
+      depths.push(depth + 1);
+    }
   }
   return new Set();
 }
@@ -126,8 +133,10 @@ function* treeRows<N extends RowNode<N>>(
   const pushChildren = (children: readonly N[], rest: string) => {
     if (children.length === 0) return;
     let main = children.length - 1;
-    for (let index = 0; index < children.length; index++) {
-      if (towardsLeaf.has(children[index] as N)) main = index;
+    if (children.length > 1) {
+      for (let index = 0; index < children.length; index++) {
+        if (towardsLeaf.has(children[index] as N)) main = index;
+      }
     }
     // The stack pops last-pushed first: the line's continuation is pushed first, so it comes last.
     stack.push({ node: children[main] as N, lead: rest, rest });
@@ -140,30 +149,34 @@ function* treeRows<N extends RowNode<N>>(
   };
   pushChildren(roots, "");
   for (let frame = stack.pop(); frame; frame = stack.pop()) {
-    const id = idOf(frame.node);
-    // The row's room depends only on the id (the leaf marker) and the label, known before reading.
-    const markers = [
-      frame.node.label ? `[${inline(frame.node.label)}]` : "",
-      id === options.leafId ? "← leaf" : "",
-    ].filter(Boolean);
-    const suffix = markers.length > 0 ? `  ${markers.join(" ")}` : "";
-    const room = Math.max(20, options.width - frame.lead.length - 24 - suffix.length);
-    let description = describe?.(id, room);
-    // What `describe` gives is already inert and on one line (see `sessionTreeShapeRows`).
-    const inert = description !== undefined;
-    if (description === undefined) {
-      const entry = entryOf(frame.node);
-      if (entry === undefined) {
-        pushChildren(frame.node.children, frame.rest);
-        continue;
+    const { rest } = frame;
+    // A chain of single children goes on at the same column: followed here without a frame each.
+    for (let node: N | undefined = frame.node, lead = frame.lead; node !== undefined; lead = rest) {
+      const id = idOf(node);
+      // The row's room depends only on the id (the leaf marker) and the label, known before reading.
+      const label = node.label ? `[${inline(node.label)}]` : "";
+      const leaf = id === options.leafId ? "← leaf" : "";
+      const suffix = label && leaf ? `  ${label} ${leaf}` : label || leaf ? `  ${label}${leaf}` : "";
+      const room = Math.max(20, options.width - lead.length - 24 - suffix.length);
+      let description = describe?.(id, room);
+      // What `describe` gives is already inert and on one line (see `sessionTreeShapeRows`).
+      const inert = description !== undefined;
+      if (description === undefined) {
+        const entry = entryOf(node);
+        if (entry !== undefined) description = describeEntry(entry, room);
       }
-      description = describeEntry(entry, room);
+      if (description !== undefined) {
+        const { kind, text } = description;
+        yield {
+          id,
+          text: `${lead}${inline(id).padEnd(8)} ${inline(kind).padEnd(12)} ${inert ? text : inline(text)}${suffix}`.trimEnd(),
+        };
+      }
+      const { children } = node;
+      if (children.length !== 1) {
+        pushChildren(children, rest);
+        node = undefined;
+      } else node = children[0];
     }
-    const { kind, text } = description;
-    yield {
-      id,
-      text: `${frame.lead}${inline(id).padEnd(8)} ${inline(kind).padEnd(12)} ${inert ? text : inline(text)}${suffix}`.trimEnd(),
-    };
-    pushChildren(frame.node.children, frame.rest);
   }
 }
