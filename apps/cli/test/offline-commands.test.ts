@@ -17,6 +17,65 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/**
+ * The lines of a session of 10,200 entries (a header and one chain of user, assistant and tool
+ * result messages with short texts): large enough for tree to make message rows from the lines.
+ */
+function largeSessionLines(): string[] {
+  const lines = [
+    JSON.stringify({
+      type: "session",
+      version: 3,
+      id: "0197f1a2-0000-7000-8000-000000000001",
+      timestamp: "2026-01-01T00:00:00.000Z",
+      cwd: "/p",
+    }),
+  ];
+  const text = (index: number) =>
+    `entry ${index}: the quick brown fox jumps over the lazy dog, naïve café\nsecond line`;
+  let parentId: string | null = null;
+  for (let index = 0; index < 10_200; index++) {
+    const id = index.toString(16).padStart(8, "0");
+    const timestamp = new Date(Date.UTC(2026, 0, 1) + index * 1000).toISOString();
+    const kind = index % 3;
+    const message =
+      kind === 0
+        ? { role: "user", content: text(index), timestamp: index }
+        : kind === 1
+          ? {
+              role: "assistant",
+              content: [
+                { type: "text", text: text(index) },
+                { type: "toolCall", id: `c${index}`, name: "read", arguments: { path: "src/a.ts" } },
+              ],
+              api: "anthropic-messages",
+              provider: "anthropic",
+              model: "m",
+              usage: {
+                input: 1,
+                output: 1,
+                cacheRead: 0,
+                cacheWrite: 0,
+                totalTokens: 2,
+                cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+              },
+              stopReason: "toolUse",
+              timestamp: index,
+            }
+          : {
+              role: "toolResult",
+              toolCallId: `c${index - 1}`,
+              toolName: "read",
+              content: [{ type: "text", text: text(index) }],
+              isError: false,
+              timestamp: index,
+            };
+    lines.push(JSON.stringify({ type: "message", id, parentId, timestamp, message }));
+    parentId = id;
+  }
+  return lines;
+}
+
 function copyExample(name: string): string {
   const file = path.join(dir, name);
   fs.copyFileSync(EXAMPLE, file);
@@ -231,42 +290,57 @@ describe("errors", () => {
     expect(run.stderr).toContain("corrupt.jsonl:7: line is not valid JSON");
   });
 
-  it("tree refuses a line damaged in the middle of a long text, naming it, though rows are read from the bytes", async () => {
-    const lines = fs.readFileSync(EXAMPLE, "utf8").split("\n");
-    // A tool result with a long text: its row is made from the line's bytes, so the damage must be found there.
-    const at = lines.findIndex((line) => /"role":"toolResult".*"text":"[^"]{40}/.test(line));
-    expect(at).toBeGreaterThan(0);
-    for (const [name, damage] of [
-      ["tab", (line: string) => line.replace(/("text":"[^"]{20})/, "$1\t")],
-      ["quote", (line: string) => line.replace(/("text":"[^"]{20})/, '$1"')],
-      ["escape", (line: string) => line.replace(/("text":"[^"]{20})/, "$1\\q")],
-      ["cut", (line: string) => line.slice(0, -40)],
-    ] as const) {
-      const file = path.join(dir, `damaged-${name}.jsonl`);
-      const damaged = [...lines];
-      damaged[at] = damage(lines[at] as string);
-      expect(damaged[at]).not.toBe(lines[at]);
-      fs.writeFileSync(file, damaged.join("\n"));
-      const run = await runCliProcess(["tree", file], { env, cwd: dir });
-      expectOneLineError(run, 1);
-      expect(run.stderr).toContain(`${file}:${at + 1}:`);
-      expect(run.stderr).toMatch(/not valid JSON|does not parse/);
+  it("tree refuses a line damaged in the middle of a long text, naming it, small session or large", async () => {
+    for (const lines of [fs.readFileSync(EXAMPLE, "utf8").split("\n"), largeSessionLines()]) {
+      // A tool result with a long text: in the large session its row is made from the line's bytes,
+      // so the damage must be found there.
+      const at = lines.findIndex(
+        (line, index) => index > 100 && /"role":"toolResult".*"text":"[^"]{40}/.test(line),
+      );
+      expect(at).toBeGreaterThan(0);
+      for (const [name, damage] of [
+        ["tab", (line: string) => line.replace(/("text":"[^"]{20})/, "$1\t")],
+        ["quote", (line: string) => line.replace(/("text":"[^"]{20})/, '$1"')],
+        ["escape", (line: string) => line.replace(/("text":"[^"]{20})/, "$1\\q")],
+        ["cut", (line: string) => line.slice(0, -40)],
+      ] as const) {
+        const file = path.join(dir, `damaged-${name}-${lines.length}.jsonl`);
+        const damaged = [...lines];
+        damaged[at] = damage(lines[at] as string);
+        expect(damaged[at]).not.toBe(lines[at]);
+        fs.writeFileSync(file, damaged.join("\n"));
+        const run = await runCliProcess(["tree", file], { env, cwd: dir });
+        expectOneLineError(run, 1);
+        expect(run.stderr).toContain(`${file}:${at + 1}:`);
+        expect(run.stderr).toMatch(/not valid JSON|does not parse/);
+      }
     }
   });
 
-  it("tree shows a message whose unshown fields do not fit its type; arbor check reports it", async () => {
-    const file = path.join(dir, "odd-usage.jsonl");
-    const lines = fs.readFileSync(EXAMPLE, "utf8").split("\n");
+  it("tree of a large session shows a message whose unshown fields do not fit its type; arbor check reports it", async () => {
+    const lines = largeSessionLines();
     // An entry's timestamp must be a string; the row does not show it.
-    expect(lines[11]).toMatch(/^\{"type":"message","id":"89d9e098","parentId":"[0-9a-f]+","timestamp":"/);
-    lines[11] = (lines[11] as string).replace(/"timestamp":"[^"]*"/, '"timestamp":5');
+    const at = 5001;
+    expect(lines[at]).toMatch(
+      /^\{"type":"message","id":"[0-9a-f]{8}","parentId":"[0-9a-f]{8}","timestamp":"/,
+    );
+    lines[at] = (lines[at] as string).replace(/"timestamp":"[^"]*"/, '"timestamp":5');
+    const file = path.join(dir, "odd-timestamp.jsonl");
     fs.writeFileSync(file, lines.join("\n"));
     const tree = await runCliProcess(["tree", file], { env, cwd: dir });
+    expect(tree.stderr).toBe("");
     expect(tree.code).toBe(0);
-    expect(tree.stdout).toMatch(/^89d9e098 assistant +All good/m);
+    const id = JSON.parse(lines[at] as string).id;
+    expect(tree.stdout).toMatch(new RegExp(`^${id} (user|assistant|toolResult) `, "m"));
     const check = await runCliProcess(["check", file], { env, cwd: dir });
     expect(check.code).toBe(1);
-    expect(check.stdout + check.stderr).toContain(`${file}:12:`);
+    expect(check.stdout + check.stderr).toContain(`${file}:${at + 1}:`);
+    // A small session (the header and the 500 entries up to that one) is read in full: tree refuses it.
+    const small = path.join(dir, "odd-timestamp-small.jsonl");
+    fs.writeFileSync(small, `${[lines[0], ...lines.slice(at - 499, at + 1)].join("\n")}\n`);
+    const refused = await runCliProcess(["tree", small], { env, cwd: dir });
+    expectOneLineError(refused, 1);
+    expect(refused.stderr).toContain(`${small}:501:`);
   });
 
   it("reports a file that is not a session", async () => {

@@ -8,11 +8,14 @@ import { EntryLineDescriber } from "../tree/describe-entry-line";
 import { sessionTreeShapeRows } from "../tree/session-tree-rows";
 import type { TreeInput } from "../usage/tree-usage";
 
+/** Sessions of at least this many entries have their message rows made from the lines' bytes. */
+const LINE_ROWS_FROM = 10_000;
+
 /**
  * `arbor tree <session.jsonl>`: the whole tree as text. Read-only. Opens lazily, arranges the tree
  * from the light records (`getTreeShape`), then reads every entry once, one at a time, as its row is
- * made, none kept, refusing the file when a problem is found. A user, assistant or tool result message
- * of the usual shape is described from its line's bytes (`getEntryLine`, `EntryLineDescriber`): the
+ * made, none kept, refusing the file when a problem is found. In a session of 10,000 entries or more, a
+ * user, assistant or tool result message of the usual shape is described from its line's bytes (`getEntryLine`, `EntryLineDescriber`): the
  * line is checked to be well-formed JSON and only the fields the row shows are decoded, so the rest of
  * that entry is not checked against its type's structure (`arbor check` is the full check). Every other
  * entry, and any line that is not well-formed JSON, is read and checked in full (`getEntry`), which
@@ -47,17 +50,20 @@ export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<num
       batch.length = 0;
       return wrote;
     };
-    // Most rows are described from their line's bytes (well-formedness checked, only the shown fields
-    // decoded); the rest, and any line that is not well-formed JSON, are read and checked in full.
-    const lines = new EntryLineDescriber();
+    // In a large session most rows are described from their line's bytes (well-formedness checked,
+    // only the shown fields decoded); the rest, and any line that is not well-formed JSON, are read and
+    // checked in full. A smaller session is read in full: there the describer's code would not be
+    // warm (compiled) before the end, and parsing costs less than that.
+    const lines = store.getEntryCount() >= LINE_ROWS_FROM ? new EntryLineDescriber() : undefined;
     const rows = sessionTreeShapeRows(
       store.getTreeShape(),
       { leafId: store.leafId, width },
       (id) => store.getEntry(id),
-      (id, room) => {
-        const line = store.getEntryLine(id);
-        return line === undefined ? undefined : lines.describe(line, id, room);
-      },
+      lines &&
+        ((id, room) => {
+          const line = store.getEntryLine(id);
+          return line === undefined ? undefined : lines.describe(line, id, room);
+        }),
     );
     for (const row of rows) {
       // Once a problem is found the command will fail: read on (to name the first damaged line in

@@ -1,9 +1,9 @@
-import { assembleWasmModule } from "./assemble-wasm-module";
-import { jsonScanProgram } from "./json-scan-program";
+import { jsonScanFlags } from "./json-scan-flags";
+import { jsonScanWasm } from "./json-scan-wasm";
 
 /** Where the line is copied in the scanner's memory: above the program's nesting stack. */
 const LINE_AT = 65536;
-const FLAGS = jsonScanProgram.escapedFlag | jsonScanProgram.wideFlag;
+const FLAGS = jsonScanFlags.escaped | jsonScanFlags.wide;
 
 /** Lines longer than this are left to `JSON.parse` (result `"large"`): the scan needs 5 bytes per byte. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -17,8 +17,8 @@ let compiled: WebAssembly.Module | undefined;
  * Checks that a line is well-formed JSON exactly as `JSON.parse` of its UTF-8 text would (one value,
  * JSON whitespace around it; strings without raw control characters and with valid escapes; numbers,
  * literals, nesting as in RFC 8259), and records where each value ends, so that a reader can then
- * skip any value in one step. The check runs as a small WebAssembly function (assembled here, see
- * `assembleWasmModule`), which reads string contents 16 bytes at a time.
+ * skip any value in one step. The check runs as a small WebAssembly function (`jsonScanProgram`, kept
+ * assembled in `jsonScanWasm`), which reads string contents 16 bytes at a time.
  *
  * Bytes that are not valid UTF-8 are accepted, as `JSON.parse` accepts their decoding (U+FFFD). A
  * line nested deeper than 4,096 levels gives `"deep"` and one above 16 MiB `"large"`: neither is
@@ -38,7 +38,7 @@ export class JsonLineScanner {
   end = LINE_AT;
 
   constructor() {
-    compiled ??= new WebAssembly.Module(assembleWasmModule({ name: "scan", pages: 2, ...jsonScanProgram }));
+    compiled ??= new WebAssembly.Module(Buffer.from(jsonScanWasm, "base64"));
     this.instance = new WebAssembly.Instance(compiled);
     const exports = this.instance.exports as { scan: JsonLineScanner["run"]; memory: WebAssembly.Memory };
     this.memory = exports.memory;
@@ -76,7 +76,7 @@ export class JsonLineScanner {
 
   /** Whether the string starting at `at` has an escape (after a `"valid"` scan). */
   isEscaped(at: number): boolean {
-    return ((this.words[this.endsAt + at - LINE_AT] as number) & jsonScanProgram.escapedFlag) !== 0;
+    return ((this.words[this.endsAt + at - LINE_AT] as number) & jsonScanFlags.escaped) !== 0;
   }
 
   /**
@@ -84,6 +84,6 @@ export class JsonLineScanner {
    * it is ASCII.
    */
   isWide(at: number): boolean {
-    return ((this.words[this.endsAt + at - LINE_AT] as number) & jsonScanProgram.wideFlag) !== 0;
+    return ((this.words[this.endsAt + at - LINE_AT] as number) & jsonScanFlags.wide) !== 0;
   }
 }

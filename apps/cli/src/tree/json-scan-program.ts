@@ -1,13 +1,13 @@
 import type { WasmInstruction } from "./assemble-wasm-module";
+import { jsonScanFlags } from "./json-scan-flags";
 
 type Body = WasmInstruction[];
 /** Locals: the three parameters, seven i32 locals, two v128. */
 const [START, END, ENDS, P, C, DEPTH, S, M, TOP, E, V, SEEN] = [
   0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
 ] as const;
-/** Flags of a string's end in the ends table: it has an escape; it may have a byte above 0x7f. */
-const ESCAPED = 1 << 31;
-const WIDE = 1 << 30;
+const ESCAPED = jsonScanFlags.escaped;
+const WIDE = jsonScanFlags.wide;
 /** Deepest nesting followed; deeper lines give 2. */
 const MAX_DEPTH = 4096;
 /** Open-bracket positions (i32 each) of the nesting stack; their kinds (1 object, 2 array) are at 0. */
@@ -256,7 +256,7 @@ const body: Body = [
  * around it (the byte at `end` must be 0, and 16 bytes after it must be readable), returning 1, else 0,
  * or 2 when nesting goes deeper than `maxDepth`. For each value and object key it stores, as an i32 at
  * `ends + 4 * (value's offset - start)`, where the value ends (exclusive), or-ed for strings with
- * `escapedFlag` (it has an escape) and `wideFlag` (it may hold a byte above 0x7f). Uses memory
+ * `jsonScanFlags`. Uses memory
  * `[0, 20480)` for its nesting stack: lines must lie above it.
  */
 export const jsonScanProgram = {
@@ -265,6 +265,4 @@ export const jsonScanProgram = {
   vectors: 2,
   body: body as readonly WasmInstruction[],
   maxDepth: MAX_DEPTH,
-  escapedFlag: ESCAPED,
-  wideFlag: WIDE,
 } as const;

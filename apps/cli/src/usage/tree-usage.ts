@@ -19,9 +19,10 @@ and ← leaf. The line towards the leaf stays flush left: at a fork, the other b
 each behind ├─ one step in (a │ rail leads down to where the line goes on). Read-only; no API key
 needed.
 
-Every line is checked to be well-formed JSON (a damaged line fails the command, naming it), but a
-message's row is made from the fields it shows, so the rest of such an entry is not checked against
-its type's structure: arbor check <session> checks every line in full.
+Every line is checked to be well-formed JSON (a damaged line fails the command, naming it). In a
+session of 10,000 entries or more, a message's row is made from the fields it shows, so the rest of
+such an entry is not checked against its type's structure: arbor check <session> checks every line
+in full.
 
 <session> is a session file, a session's short id or id prefix (arbor sessions lists them), or a
 database location postgresql://host/database#<session-id>.
