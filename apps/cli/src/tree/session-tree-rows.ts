@@ -172,7 +172,7 @@ function* treeRows<N extends RowNode<N>>(
           text: `${lead}${inline(id).padEnd(8)} ${inline(kind).padEnd(12)} ${inert ? text : inline(text)}${suffix}`.trimEnd(),
         };
       }
-      const { children } = node;
+      const children: readonly N[] = node.children;
       if (children.length !== 1) {
         pushChildren(children, rest);
         node = undefined;
