@@ -45,12 +45,18 @@ export function flattenText(text: string): string {
   const length = text.length;
   for (let at = 0; at < length; at++) {
     const code = text.charCodeAt(at);
-    if (isPlainSpace(code)) {
+    if (code === 0x20) {
       if (run < 0) run = at;
       continue;
     }
-    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || (code >= 0x202a && isControl(code)))
-      return slowFlatten(text);
+    // Printable ASCII, the common case, needs no other test.
+    if (code <= 0x20 || code >= 0x7f) {
+      if (isPlainSpace(code)) {
+        if (run < 0) run = at;
+        continue;
+      }
+      if (code < 0x20 || code <= 0x9f || (code >= 0x202a && isControl(code))) return slowFlatten(text);
+    }
     if (run < 0) continue;
     // A run other than one space: replace it by one space (none at the start).
     if (at - run !== 1 || text.charCodeAt(run) !== 0x20 || run === 0) {
