@@ -99,6 +99,17 @@ function expectOneLineError(run: { code: number | null; stdout: string; stderr: 
 }
 
 describe("arbor tree", () => {
+  it("lists every entry type, including messages whose content is missing or null, without failing", async () => {
+    // The store's own fixture of every entry type: arbor check passes it, so tree must list it whole.
+    const fixture = path.join(REPO_ROOT, "packages/session-store/src/__fixtures__/sessions/entry-types.jsonl");
+    expect((await runCliProcess(["check", fixture], { env, cwd: dir })).code).toBe(0);
+    const run = await runCliProcess(["tree", fixture], { env, cwd: dir });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/nu000002 assistant/);
+    expect(run.stdout).toMatch(/nu000001 user/);
+  });
+
   it("shows the branch, the summary, the label and the leaf of the example", async () => {
     const run = await runCliProcess(["tree", EXAMPLE], { env, cwd: dir });
     expect(run.code).toBe(0);

@@ -25,6 +25,18 @@ describe("previewMessage", () => {
     expect(preview).toBe("Reading. → read(src/a.ts)");
   });
 
+  it("previews hostile assistant content (missing, null, non-object blocks, bad arguments) instead of failing", () => {
+    const base = { api: "x", provider: "p", model: "m", usage: createEmptyUsage(), stopReason: "stop", timestamp: 0 };
+    const missing = { role: "assistant", ...base } as unknown as Parameters<typeof previewMessage>[0];
+    expect(previewMessage(missing)).toBe("");
+    const odd = {
+      role: "assistant",
+      ...base,
+      content: [null, 7, { type: "text", text: "Hi." }, { type: "toolCall", id: "c", name: "read", arguments: null }],
+    } as unknown as Parameters<typeof previewMessage>[0];
+    expect(previewMessage(odd)).toBe("Hi. → read()");
+  });
+
   it("marks tool errors and provider errors", () => {
     expect(
       previewMessage({

@@ -64,8 +64,12 @@ function hasText(parts: readonly string[]): boolean {
   return parts.some((part) => part.length > 0);
 }
 
-/** `name(arg=value, …)` for a tool call, with the most telling argument first. */
+/**
+ * `name(arg=value, …)` for a tool call, with the most telling argument first. Arguments that are not
+ * an object (a damaged or hostile entry) show as none.
+ */
 export function describeToolCall(name: string, args: Record<string, unknown>, width = 60): string {
+  if (typeof args !== "object" || args === null) args = {};
   const main = args.path ?? args.command ?? args.pattern ?? args.query;
   const shown = typeof main === "string" ? main : Object.keys(args).length > 0 ? JSON.stringify(args) : "";
   const tool = clip(name, 40);
@@ -82,17 +86,22 @@ export function previewMessage(message: AgentMessage, width = 80): string {
     case "user":
       return clip(contentParts(message.content), width);
     case "assistant": {
+      // A session file is hostile input: content that is not an array (missing, null) previews as
+      // no blocks, and a block that is not an object is skipped, instead of failing the listing.
+      const blocks = (Array.isArray(message.content) ? message.content : []).filter(
+        (block) => typeof block === "object" && block !== null,
+      );
       const texts: string[] = [];
-      for (const block of message.content) {
+      for (const block of blocks) {
         if (block.type !== "text") continue;
         if (texts.length > 0) texts.push(" ");
         texts.push(String(block.text ?? ""));
       }
       const text = clip(texts, width);
-      const calls = message.content
+      const calls = blocks
         .filter((block) => block.type === "toolCall")
-        .map((block) => `→ ${describeToolCall(block.name, block.arguments, 40)}`);
-      const thinking = message.content.some((block) => block.type === "thinking") ? "(thinking) " : "";
+        .map((block) => `→ ${describeToolCall(String(block.name), block.arguments, 40)}`);
+      const thinking = blocks.some((block) => block.type === "thinking") ? "(thinking) " : "";
       const error = message.stopReason === "error" ? `[error: ${message.errorMessage ?? "unknown"}] ` : "";
       const aborted = message.stopReason === "aborted" ? "[aborted] " : "";
       return clip(`${error}${aborted}${thinking}${[text, ...calls].filter(Boolean).join(" ")}`, width);
