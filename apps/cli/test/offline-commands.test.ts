@@ -101,7 +101,10 @@ function expectOneLineError(run: { code: number | null; stdout: string; stderr: 
 describe("arbor tree", () => {
   it("lists every entry type, including messages whose content is missing or null, without failing", async () => {
     // The store's own fixture of every entry type: arbor check passes it, so tree must list it whole.
-    const fixture = path.join(REPO_ROOT, "packages/session-store/src/__fixtures__/sessions/entry-types.jsonl");
+    const fixture = path.join(
+      REPO_ROOT,
+      "packages/session-store/src/__fixtures__/sessions/entry-types.jsonl",
+    );
     expect((await runCliProcess(["check", fixture], { env, cwd: dir })).code).toBe(0);
     const run = await runCliProcess(["tree", fixture], { env, cwd: dir });
     expect(run.stderr).toBe("");

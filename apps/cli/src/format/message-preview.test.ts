@@ -26,13 +26,25 @@ describe("previewMessage", () => {
   });
 
   it("previews hostile assistant content (missing, null, non-object blocks, bad arguments) instead of failing", () => {
-    const base = { api: "x", provider: "p", model: "m", usage: createEmptyUsage(), stopReason: "stop", timestamp: 0 };
+    const base = {
+      api: "x",
+      provider: "p",
+      model: "m",
+      usage: createEmptyUsage(),
+      stopReason: "stop",
+      timestamp: 0,
+    };
     const missing = { role: "assistant", ...base } as unknown as Parameters<typeof previewMessage>[0];
     expect(previewMessage(missing)).toBe("");
     const odd = {
       role: "assistant",
       ...base,
-      content: [null, 7, { type: "text", text: "Hi." }, { type: "toolCall", id: "c", name: "read", arguments: null }],
+      content: [
+        null,
+        7,
+        { type: "text", text: "Hi." },
+        { type: "toolCall", id: "c", name: "read", arguments: null },
+      ],
     } as unknown as Parameters<typeof previewMessage>[0];
     expect(previewMessage(odd)).toBe("Hi. → read()");
   });
