@@ -114,6 +114,8 @@ export interface PreviousId {
   start: number;
   end: number;
   id: string | undefined;
+  /** `IdIndex.hash` of `id`, computed from its bytes while they were scanned. */
+  hash: number;
 }
 
 function sameBytes(a: Buffer, aStart: number, b: Buffer, bStart: number, length: number): boolean {
@@ -139,7 +141,18 @@ export function scanEntryRecord(
   const typeEnd = plainStringEnd(buf, typeStart, end);
   if (typeEnd < 0 || !matchesAt(buf, typeEnd, ID_KEY, end)) return undefined;
   const idStart = typeEnd + ID_KEY.length;
-  const idEnd = plainStringEnd(buf, idStart, end);
+  // The id's end and its hash (FNV-1a, as `IdIndex.hash` computes it over the decoded characters) in one pass.
+  let idEnd = -1;
+  let hash = 0x811c9dc5;
+  for (let i = idStart; i < end; i++) {
+    const c = buf[i] as number;
+    if (c === QUOTE) {
+      idEnd = i;
+      break;
+    }
+    if (c === BACKSLASH || c < 0x20 || c > 0x7e) return undefined;
+    hash = Math.imul(hash ^ c, 0x01000193);
+  }
   if (idEnd < 0 || !matchesAt(buf, idEnd, PARENT_KEY, end)) return undefined;
   let pos = idEnd + PARENT_KEY.length;
   let parentId: string | null;
@@ -181,6 +194,7 @@ export function scanEntryRecord(
     previous.start = idStart;
     previous.end = idEnd;
     previous.id = id;
+    previous.hash = hash >>> 0;
   }
   return { id, parentId, type, role };
 }

@@ -8,6 +8,8 @@ import type { StoredEntryRecord } from "../session-storage";
 export class IdIndex {
   /** Whether an id was seen twice (then earlier parent resolutions may point at a stale duplicate). */
   duplicates = false;
+  /** How many inserts met an id already held (grows with every repeat; not saved). */
+  repeats = 0;
   private slots: Int32Array; // record index + 1; 0 = empty
   private hashes: Uint32Array; // per record index
   private mask: number;
@@ -63,12 +65,15 @@ export class IdIndex {
     return h >>> 0;
   }
 
-  /** Indexes `records[index]` (call in index order). */
-  insert(index: number): void {
+  /**
+   * Indexes `records[index]` (call in index order). `h` must be `IdIndex.hash` of its id, when given
+   * (a scan computes it from the id's bytes).
+   */
+  insert(index: number, h?: number): void {
     const record = this.records[index] as StoredEntryRecord;
     const id = record.id;
     if (id === undefined || record.type === "session") return;
-    const h = IdIndex.hash(id);
+    if (h === undefined) h = IdIndex.hash(id);
     if (index >= this.hashes.length) {
       const grown = new Uint32Array(Math.max(this.hashes.length * 2, index + 1));
       grown.set(this.hashes);
@@ -83,6 +88,7 @@ export class IdIndex {
       if (this.hashes[other] === h && this.records[other]?.id === id) {
         this.slots[slot] = index + 1; // the later entry wins, as in pi
         this.duplicates = true;
+        this.repeats++;
         return;
       }
       slot = (slot + 1) & this.mask;

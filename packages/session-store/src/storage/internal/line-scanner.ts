@@ -29,7 +29,7 @@ export class LineScanner {
   readonly issues: StorageLoadIssue[] = [];
   readonly counters: ScanCounters = { bytesScanned: 0, linesScanned: 0, fastPathLines: 0, parsedLines: 0 };
   /** Last fast-scanned id (valid within the current chunk only). */
-  private readonly previous: PreviousId = { buf: undefined, start: 0, end: 0, id: undefined };
+  private readonly previous: PreviousId = { buf: undefined, start: 0, end: 0, id: undefined, hash: 0 };
   /** Records are found with `matchEntryRecord` (a small file, scanned once by code still cold). */
   private readonly small: boolean;
 
@@ -83,11 +83,15 @@ export class LineScanner {
       this.classifyHeader(buf, start + bom, last, offset, end - start);
       return;
     }
-    let record: StoredEntryRecord | undefined = strict
-      ? undefined
-      : this.small
-        ? matchEntryRecord(buf, start, last, this.previous)
-        : scanEntryRecord(buf, start, last, this.previous);
+    let record: StoredEntryRecord | undefined;
+    if (!strict && !this.small) {
+      record = scanEntryRecord(buf, start, last, this.previous);
+      if (record) {
+        this.counters.fastPathLines++;
+        this.table.push(record, offset, end - start, this.lineNo, this.previous.hash);
+        return;
+      }
+    } else if (!strict) record = matchEntryRecord(buf, start, last, this.previous);
     if (record) {
       this.counters.fastPathLines++;
     } else {

@@ -13,6 +13,11 @@ export const PARENT_MISSING = -3;
  * above 4 GiB work), line length in bytes without the newline (Uint32), 1-based line number (Uint32)
  * and the index of the parent record (Int32, resolved through an {@link IdIndex}; the last record
  * with an id wins, as in pi). The file's text itself is never kept.
+ *
+ * Pushes are cheap: a parent on the record before (a chain, the common case) resolves at once; ids
+ * go into the id index, and other parents are resolved, in one batch when something next asks for
+ * ids or parents ({@link RecordTable.settleParents}, which every such reader calls). Inserting each id
+ * as the scan streamed the file through the cache cost about a fifth of a cold open at 100k entries.
  */
 export class RecordTable {
   readonly records: StoredEntryRecord[] = [];
@@ -20,14 +25,22 @@ export class RecordTable {
   private lengths: Uint32Array;
   private lines: Uint32Array;
   private parents: Int32Array;
+  /** `IdIndex.hash` of each record's id, for the records not yet in `ids` (0 without an id). */
+  private idHashes: Uint32Array;
   private ids: IdIndex;
-  private missing = 0;
+  /** Records from this index on are not in `ids` yet. */
+  private indexed = 0;
+  /** Records pushed since the last batch whose parent is not the record before. */
+  private pending: number[] = [];
+  /** Records whose parent no record had when last resolved (a later record may have it). */
+  private unresolved: number[] = [];
 
   constructor(capacity = 1024) {
     this.starts = new Float64Array(capacity);
     this.lengths = new Uint32Array(capacity);
     this.lines = new Uint32Array(capacity);
     this.parents = new Int32Array(capacity);
+    this.idHashes = new Uint32Array(capacity);
     this.ids = new IdIndex(this.records, capacity);
   }
 
@@ -35,15 +48,26 @@ export class RecordTable {
     return this.records.length;
   }
 
-  push(record: StoredEntryRecord, start: number, length: number, line: number): void {
+  /**
+   * Adds a record. `idHash`, when given, must be `IdIndex.hash(record.id)` (the scanner computes it
+   * from the id's bytes, sparing the id index a pass over the string).
+   */
+  push(record: StoredEntryRecord, start: number, length: number, line: number, idHash?: number): void {
     const i = this.records.length;
     if (i === this.starts.length) this.grow(i * 2);
     this.records.push(record);
     this.starts[i] = start;
     this.lengths[i] = length;
     this.lines[i] = line;
-    this.ids.insert(i);
-    this.parents[i] = this.resolve(record.parentId, i);
+    this.idHashes[i] = idHash ?? (record.id === undefined ? 0 : IdIndex.hash(record.id));
+    const parentId = record.parentId;
+    if (parentId === null) this.parents[i] = PARENT_ROOT;
+    else if (parentId === undefined) this.parents[i] = PARENT_ABSENT;
+    else if (this.isChain(parentId, i)) this.parents[i] = i - 1;
+    else {
+      this.parents[i] = PARENT_MISSING; // until the next batch
+      this.pending.push(i);
+    }
   }
 
   /** Makes room for about `expected` records up front (avoids regrowing while scanning a big file). */
@@ -66,27 +90,35 @@ export class RecordTable {
 
   /** Index of the last record with `id` (not counting `type: "session"` lines), or -1. */
   indexOfId(id: string): number {
+    this.settleParents();
     return this.ids.find(id);
   }
 
   /**
-   * Resolves parents that pointed forward or at a duplicated id. Call after a batch of pushes (a
-   * load); cheap when every parent was found and no id repeats (the normal case).
+   * Adds the records pushed since the last call to the id index and resolves the parents left open:
+   * those not on the record before, and those no record had so far. When an id turned out repeated,
+   * every parent is resolved again (the last record with an id wins, which may change a chain link).
+   * Cheap when nothing was pushed since; readers of ids and parents call it themselves.
    */
   settleParents(): void {
-    if (this.missing === 0 && !this.ids.duplicates) return;
-    this.missing = 0;
-    for (let i = 0; i < this.records.length; i++) {
-      const parentId = this.records[i]?.parentId;
-      if (typeof parentId !== "string") continue;
-      const parent = this.ids.find(parentId);
-      this.parents[i] = parent < 0 ? PARENT_MISSING : parent;
-      if (parent < 0) this.missing++;
+    const size = this.records.length;
+    if (this.indexed === size && this.pending.length === 0) return;
+    const repeats = this.ids.repeats;
+    for (let i = this.indexed; i < size; i++) this.ids.insert(i, this.idHashes[i]);
+    this.indexed = size;
+    if (this.ids.repeats !== repeats) {
+      this.resolveAll();
+      return;
     }
+    const open = this.unresolved.length === 0 ? this.pending : this.unresolved.concat(this.pending);
+    this.pending = [];
+    this.unresolved = [];
+    for (const i of open) this.resolveFromIndex(i);
   }
 
   /** A copy of the parent indices of every record. */
   parentIndex(): Int32Array {
+    this.settleParents();
     return this.parents.slice(0, this.records.length);
   }
 
@@ -95,11 +127,13 @@ export class RecordTable {
     if (count >= this.records.length) return;
     this.records.length = count;
     this.ids = IdIndex.build(this.records); // rare: rebuild rather than un-insert
-    this.settleParents();
+    this.indexed = count;
+    this.resolveAll();
   }
 
   /** Views of the columns for `size` records and the id index, for the sidecar index. */
   columns(): TableColumns {
+    this.settleParents();
     const n = this.records.length;
     return {
       starts: this.starts.subarray(0, n),
@@ -117,6 +151,7 @@ export class RecordTable {
     this.lengths = new Uint32Array(capacity);
     this.lines = new Uint32Array(capacity);
     this.parents = new Int32Array(capacity);
+    this.idHashes = new Uint32Array(capacity);
     this.starts.set(columns.starts);
     this.lengths.set(columns.lengths);
     this.lines.set(columns.lines);
@@ -124,26 +159,40 @@ export class RecordTable {
     this.records.length = 0;
     for (const r of records) this.records.push(r);
     this.ids = IdIndex.restore(this.records, columns.idIndex);
-    this.missing = 0;
-    for (let i = 0; i < records.length; i++) if (this.parents[i] === PARENT_MISSING) this.missing++;
+    this.indexed = records.length;
+    this.pending = [];
+    this.unresolved = [];
+    for (let i = 0; i < records.length; i++) if (this.parents[i] === PARENT_MISSING) this.unresolved.push(i);
   }
 
   clear(): void {
     this.records.length = 0;
     this.ids = new IdIndex(this.records, this.starts.length);
-    this.missing = 0;
+    this.indexed = 0;
+    this.pending = [];
+    this.unresolved = [];
   }
 
-  private resolve(parentId: string | null | undefined, i: number): number {
-    if (parentId === null) return PARENT_ROOT;
-    if (parentId === undefined) return PARENT_ABSENT;
+  /** True when the record before `i` has the id `parentId` (and is not a stray session line). */
+  private isChain(parentId: string, i: number): boolean {
     const previous = this.records[i - 1];
-    // The common case, a chain: the parent is the line before (unless that id repeats later; see settleParents).
-    if (previous !== undefined && previous.id === parentId && previous.type !== "session") return i - 1;
+    return previous !== undefined && previous.id === parentId && previous.type !== "session";
+  }
+
+  /** Resolves the parent of record `i` (whose `parentId` is a string) through the id index. */
+  private resolveFromIndex(i: number): void {
+    const parentId = (this.records[i] as StoredEntryRecord).parentId;
+    if (typeof parentId !== "string") return;
     const parent = this.ids.find(parentId);
-    if (parent >= 0) return parent;
-    this.missing++;
-    return PARENT_MISSING;
+    this.parents[i] = parent < 0 ? PARENT_MISSING : parent;
+    if (parent < 0) this.unresolved.push(i);
+  }
+
+  /** Resolves every parent again from the id index (after a repeated id or a truncation). */
+  private resolveAll(): void {
+    this.pending = [];
+    this.unresolved = [];
+    for (let i = 0; i < this.records.length; i++) this.resolveFromIndex(i);
   }
 
   private grow(capacity: number): void {
@@ -155,6 +204,9 @@ export class RecordTable {
     lines.set(this.lines);
     const parents = new Int32Array(capacity);
     parents.set(this.parents);
+    const idHashes = new Uint32Array(capacity);
+    idHashes.set(this.idHashes);
+    this.idHashes = idHashes;
     this.starts = starts;
     this.lengths = lengths;
     this.lines = lines;
