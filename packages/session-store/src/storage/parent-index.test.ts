@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { header, jsonl, message, tempDir } from "./__fixtures__/storage-fixtures";
 import { createJsonlStorage } from "./create-jsonl-storage";
@@ -87,6 +87,26 @@ describe("parentIndex and indexOfId", () => {
     circular.self = circular;
     expect(() => storage.append([message("x", "c"), circular])).toThrow();
     expect(storage.indexOfId("x")).toBeUndefined();
+    storage.close();
+  });
+
+  it.each([
+    ["the id an orphan waited for", [message("nowhere", "m3"), message("kid", "orphan")]],
+    ["a repeat of an id, and a child of it", [message("m150", "root2"), message("kid", "m150")]],
+  ])("resolve parents across a sidecar index and the lines added after it: %s", (_, added) => {
+    const path = tmp.file();
+    writeFileSync(path, trickySession());
+    const first = createJsonlStorage(path, { sidecarIndex: true, sidecarMinBytes: 0 });
+    first.load();
+    first.close(); // writes the index
+    appendFileSync(path, jsonl(...added)); // as another writer would
+
+    const storage = createJsonlStorage(path, { sidecarIndex: true, readOnly: true });
+    const loaded = storage.load();
+    expect(storage.stats().indexUsed).toBe(true);
+    const { parents, byId } = reference(loaded.records);
+    expect(Array.from(loaded.parentIndex ?? [])).toEqual(parents);
+    for (const [id, index] of byId) expect(storage.indexOfId(id)).toBe(index);
     storage.close();
   });
 });
