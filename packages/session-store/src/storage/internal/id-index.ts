@@ -97,6 +97,49 @@ export class IdIndex {
     if (++this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
   }
 
+  /**
+   * Indexes `records[from, to)` at once, like {@link IdIndex.insert} on each in order (call after the
+   * records before `from`). `hashOf[i]` must be `IdIndex.hash` of record i's id; `skip` lists, in
+   * ascending order, the records of the range that are never indexed (no id, or a `type: "session"`
+   * line). A record is read only when its hash meets an equal one (a repeated id or a collision), so
+   * a batch after a scan walks typed arrays, not a million record objects.
+   */
+  insertMany(from: number, to: number, hashOf: Uint32Array, skip: readonly number[]): void {
+    this.reserve(this.count + (to - from));
+    if (to > this.hashes.length) {
+      const grown = new Uint32Array(Math.max(this.hashes.length * 2, to));
+      grown.set(this.hashes);
+      this.hashes = grown;
+    }
+    const { slots, hashes, mask, records } = this;
+    let k = 0;
+    let added = 0;
+    next: for (let index = from; index < to; index++) {
+      if (k < skip.length && skip[k] === index) {
+        k++;
+        continue;
+      }
+      const h = hashOf[index] as number;
+      hashes[index] = h;
+      let slot = h & mask;
+      for (;;) {
+        const held = slots[slot] as number;
+        if (held === 0) break;
+        const other = held - 1;
+        if (hashes[other] === h && records[other]?.id === records[index]?.id) {
+          slots[slot] = index + 1; // the later entry wins, as in pi
+          this.duplicates = true;
+          this.repeats++;
+          continue next;
+        }
+        slot = (slot + 1) & mask;
+      }
+      slots[slot] = index + 1;
+      added++;
+    }
+    this.count += added;
+  }
+
   /** Makes room for about `expected` ids without further rehashing. */
   reserve(expected: number): void {
     let size = this.slots.length;

@@ -34,6 +34,8 @@ export class RecordTable {
   private pending: number[] = [];
   /** Records whose parent no record had when last resolved (a later record may have it). */
   private unresolved: number[] = [];
+  /** Records pushed since the last batch that the id index skips (no id, or a stray session line). */
+  private unindexed: number[] = [];
 
   constructor(capacity = 1024) {
     this.starts = new Float64Array(capacity);
@@ -59,7 +61,8 @@ export class RecordTable {
     this.starts[i] = start;
     this.lengths[i] = length;
     this.lines[i] = line;
-    this.idHashes[i] = idHash ?? (record.id === undefined ? 0 : IdIndex.hash(record.id));
+    if (record.id === undefined || record.type === "session") this.unindexed.push(i);
+    else this.idHashes[i] = idHash ?? IdIndex.hash(record.id);
     const parentId = record.parentId;
     if (parentId === null) this.parents[i] = PARENT_ROOT;
     else if (parentId === undefined) this.parents[i] = PARENT_ABSENT;
@@ -104,8 +107,9 @@ export class RecordTable {
     const size = this.records.length;
     if (this.indexed === size && this.pending.length === 0) return;
     const repeats = this.ids.repeats;
-    for (let i = this.indexed; i < size; i++) this.ids.insert(i, this.idHashes[i]);
+    this.ids.insertMany(this.indexed, size, this.idHashes, this.unindexed);
     this.indexed = size;
+    this.unindexed = [];
     if (this.ids.repeats !== repeats) {
       this.resolveAll();
       return;
@@ -128,6 +132,7 @@ export class RecordTable {
     this.records.length = count;
     this.ids = IdIndex.build(this.records); // rare: rebuild rather than un-insert
     this.indexed = count;
+    this.unindexed = [];
     this.resolveAll();
   }
 
@@ -162,6 +167,7 @@ export class RecordTable {
     this.indexed = records.length;
     this.pending = [];
     this.unresolved = [];
+    this.unindexed = [];
     for (let i = 0; i < records.length; i++) if (this.parents[i] === PARENT_MISSING) this.unresolved.push(i);
   }
 
@@ -171,6 +177,7 @@ export class RecordTable {
     this.indexed = 0;
     this.pending = [];
     this.unresolved = [];
+    this.unindexed = [];
   }
 
   /** True when the record before `i` has the id `parentId` (and is not a stray session line). */
