@@ -128,8 +128,17 @@ export class EntryTable {
   /** True when some entry has this `type`. The first call scans the records. */
   hasType(type: string): boolean {
     if (!this.typesPresent) {
-      this.typesPresent = new Set();
-      for (const record of this.records) this.typesPresent.add(record.type);
+      const types = new Set<string>();
+      // Records of a type share one string (the backends intern them): compare before hashing.
+      let last: string | undefined;
+      for (let index = 0; index < this.records.length; index++) {
+        const recordType = (this.records[index] as StoredEntryRecord).type;
+        if (recordType !== last) {
+          types.add(recordType);
+          last = recordType;
+        }
+      }
+      this.typesPresent = types;
     }
     return this.typesPresent.has(type);
   }
