@@ -34,6 +34,8 @@ export class RecordTable {
   private pending: number[] = [];
   /** Records whose parent no record had when last resolved (a later record may have it). */
   private unresolved: number[] = [];
+  /** The parent ids `unresolved` wait for (built when first needed, dropped when it changes). */
+  private awaited: Set<string> | undefined;
   /** Records pushed since the last batch that the id index skips (no id, or a stray session line). */
   private unindexed: number[] = [];
 
@@ -106,18 +108,40 @@ export class RecordTable {
   settleParents(): void {
     const size = this.records.length;
     if (this.indexed === size && this.pending.length === 0) return;
+    const from = this.indexed;
     const repeats = this.ids.repeats;
-    this.ids.insertMany(this.indexed, size, this.idHashes, this.unindexed);
+    this.ids.insertMany(from, size, this.idHashes, this.unindexed);
     this.indexed = size;
     this.unindexed = [];
     if (this.ids.repeats !== repeats) {
       this.resolveAll();
       return;
     }
-    const open = this.unresolved.length === 0 ? this.pending : this.unresolved.concat(this.pending);
+    // Earlier orphans are looked up again only when a new record has an id one of them waits for
+    // (an append to a file with many orphans stays cheap).
+    const retry = this.unresolved.length > 0 && this.bringsAwaitedId(from, size);
+    const open = retry ? this.unresolved.concat(this.pending) : this.pending;
     this.pending = [];
-    this.unresolved = [];
+    if (retry) {
+      this.unresolved = [];
+      this.awaited = undefined;
+    }
     for (const i of open) this.resolveFromIndex(i);
+  }
+
+  /** True when a record of `[from, to)` has the id some unresolved record names as its parent. */
+  private bringsAwaitedId(from: number, to: number): boolean {
+    let awaited = this.awaited;
+    if (awaited === undefined) {
+      awaited = new Set<string>();
+      for (const i of this.unresolved) awaited.add((this.records[i] as StoredEntryRecord).parentId as string);
+      this.awaited = awaited;
+    }
+    for (let i = from; i < to; i++) {
+      const record = this.records[i] as StoredEntryRecord;
+      if (record.id !== undefined && record.type !== "session" && awaited.has(record.id)) return true;
+    }
+    return false;
   }
 
   /** A copy of the parent indices of every record. */
@@ -167,6 +191,7 @@ export class RecordTable {
     this.indexed = records.length;
     this.pending = [];
     this.unresolved = [];
+    this.awaited = undefined;
     this.unindexed = [];
     for (let i = 0; i < records.length; i++) if (this.parents[i] === PARENT_MISSING) this.unresolved.push(i);
   }
@@ -177,6 +202,7 @@ export class RecordTable {
     this.indexed = 0;
     this.pending = [];
     this.unresolved = [];
+    this.awaited = undefined;
     this.unindexed = [];
   }
 
@@ -192,13 +218,17 @@ export class RecordTable {
     if (typeof parentId !== "string") return;
     const parent = this.ids.find(parentId);
     this.parents[i] = parent < 0 ? PARENT_MISSING : parent;
-    if (parent < 0) this.unresolved.push(i);
+    if (parent < 0) {
+      this.unresolved.push(i);
+      this.awaited = undefined;
+    }
   }
 
   /** Resolves every parent again from the id index (after a repeated id or a truncation). */
   private resolveAll(): void {
     this.pending = [];
     this.unresolved = [];
+    this.awaited = undefined;
     for (let i = 0; i < this.records.length; i++) this.resolveFromIndex(i);
   }
 
