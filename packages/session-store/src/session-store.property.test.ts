@@ -67,6 +67,24 @@ describe("incremental and lazy projection", () => {
   }
 });
 
+describe("projection read only now and then", () => {
+  for (const seed of [11, 12, 13, 14]) {
+    it(`equals the pure projection with several appends, branches and edits between reads (seed ${seed})`, () => {
+      const random = createRandom(seed);
+      const storage = new TestStorage();
+      const store = new SessionStore(storage, { cwd: "/p", now: RandomSessionDriver.clockFor() });
+      const driver = new RandomSessionDriver(store, random);
+      store.getProjection();
+      for (let step = 0; step < 200; step++) {
+        driver.step();
+        // Appends wait to be applied until the next read: read in one step out of four, at random.
+        if (random() < 0.25) expectSameAsPure(store);
+      }
+      expectSameAsPure(store);
+    });
+  }
+});
+
 describe("hand-edited files with duplicated ids and odd links", () => {
   it("projects every leaf as the pure functions do", () => {
     const chain = new EntryChain();

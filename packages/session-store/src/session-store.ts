@@ -2,6 +2,7 @@ import { type AgentMessage, replaySystemMessages } from "@arbor/agent-loop";
 import { buildBranchedEntries } from "./internal/build-branched-entries";
 import { checkContextEdit } from "./internal/check-context-edit";
 import { CorruptLineFound } from "./internal/corrupt-line-found";
+import { formatTimestamp } from "./internal/format-timestamp";
 import { generateEntryId } from "./internal/generate-entry-id";
 import { resolveSessionTarget } from "./internal/resolve-session-target";
 import { findEntryProblem } from "./internal/validate-entry";
@@ -60,9 +61,12 @@ export class SessionStore extends SessionView {
     const previousLeaf = this.leaf;
     this.leaf = target;
     try {
+      const { id, parentId, timestamp } = this.base();
       return this.commit({
         type: "branch_summary",
-        ...this.base(),
+        id,
+        parentId,
+        timestamp,
         fromId,
         summary: input.summary,
         details: input.details,
@@ -91,29 +95,44 @@ export class SessionStore extends SessionView {
         },
       );
     }
-    return this.commit({ type: "message", ...this.base(), message }) as SessionMessageEntry;
+    const { id, parentId, timestamp } = this.base();
+    return this.commit({ type: "message", id, parentId, timestamp, message }) as SessionMessageEntry;
   }
 
   /** Appends a thinking level change (latest on the path wins). */
   appendThinkingLevelChange(thinkingLevel: string): ThinkingLevelChangeEntry {
+    const { id, parentId, timestamp } = this.base();
     return this.commit({
       type: "thinking_level_change",
-      ...this.base(),
+      id,
+      parentId,
+      timestamp,
       thinkingLevel,
     }) as ThinkingLevelChangeEntry;
   }
 
   /** Appends a model change (latest model change or assistant message on the path wins). */
   appendModelChange(provider: string, modelId: string): ModelChangeEntry {
-    return this.commit({ type: "model_change", ...this.base(), provider, modelId }) as ModelChangeEntry;
+    const { id, parentId, timestamp } = this.base();
+    return this.commit({
+      type: "model_change",
+      id,
+      parentId,
+      timestamp,
+      provider,
+      modelId,
+    }) as ModelChangeEntry;
   }
 
   /** Appends usage that is not part of the conversation (for example a cache warm-up). */
   appendUsage(input: UsageInput): UsageEntry {
     const { kind, provider, model, usage, note } = input;
+    const { id, parentId, timestamp } = this.base();
     return this.commit({
       type: "usage",
-      ...this.base(),
+      id,
+      parentId,
+      timestamp,
       kind,
       provider,
       model,
@@ -128,18 +147,20 @@ export class SessionStore extends SessionView {
    * `firstKeptEntryId` stores the entry's own id (retain-none). `firstKeptEntryId` is not checked.
    */
   appendCompaction<TDetails>(input: AppendCompactionInput<TDetails>): CompactionEntry<TDetails> {
-    const base = this.base();
+    const { id, parentId, timestamp } = this.base();
     const system = replaySystemMessages(this.getProjection().messages);
     return this.commit({
       type: "compaction",
-      ...base,
+      id,
+      parentId,
+      timestamp,
       summary: input.summary,
-      firstKeptEntryId: input.firstKeptEntryId ?? base.id,
+      firstKeptEntryId: input.firstKeptEntryId ?? id,
       tokensBefore: input.tokensBefore,
       details: input.details,
       usage: input.usage,
       fromHook: input.fromHook,
-      ...(system ? { systemMessage: { ...system, timestamp: new Date(base.timestamp).getTime() } } : {}),
+      ...(system ? { systemMessage: { ...system, timestamp: new Date(timestamp).getTime() } } : {}),
     }) as CompactionEntry<TDetails>;
   }
 
@@ -175,9 +196,12 @@ export class SessionStore extends SessionView {
    */
   appendContextEdit(targetId: string, replacement: ContextEditReplacement | null): ContextEditEntry {
     const normalized = checkContextEdit(this.table, this.leaf, targetId, replacement, this.where);
+    const { id, parentId, timestamp } = this.base();
     return this.commit({
       type: "context_edit",
-      ...this.base(),
+      id,
+      parentId,
+      timestamp,
       targetId,
       replacement: normalized,
     }) as ContextEditEntry;
@@ -191,14 +215,18 @@ export class SessionStore extends SessionView {
    */
   appendLabelChange(targetId: string, label: string | undefined): LabelEntry {
     this.requireIndex(targetId);
-    return this.commit({ type: "label", ...this.base(), targetId, label }) as LabelEntry;
+    const { id, parentId, timestamp } = this.base();
+    return this.commit({ type: "label", id, parentId, timestamp, targetId, label }) as LabelEntry;
   }
 
   /** Names the session (newlines collapse to a space, then trimmed; an empty name clears it). */
   appendSessionInfo(name: string): SessionInfoEntry {
+    const { id, parentId, timestamp } = this.base();
     return this.commit({
       type: "session_info",
-      ...this.base(),
+      id,
+      parentId,
+      timestamp,
       name: name.replace(/[\r\n]+/g, " ").trim(),
     }) as SessionInfoEntry;
   }
@@ -292,14 +320,15 @@ export class SessionStore extends SessionView {
     return derived;
   }
 
-  /** @internal */
+  /** @internal The tree fields of the next entry: a fresh id, the leaf as parent, the time now. */
   private base(): { id: string; parentId: string | null; timestamp: string } {
     this.assertOpen();
-    const now = this.options.now?.() ?? new Date();
+    const now = this.options.now?.();
+    const ms = now === undefined ? Date.now() : now.getTime();
     return {
       id: generateEntryId(this.table, this.options.idSource),
       parentId: this.leafId,
-      timestamp: now.toISOString(),
+      timestamp: formatTimestamp(ms),
     };
   }
 
@@ -329,7 +358,7 @@ export class SessionStore extends SessionView {
     this.labels.onAppend(entry);
     if (entry.type === "session_info") this.sessionName = { value: entry.name?.trim() || undefined };
     try {
-      this.projection.onAppend(index, this.table.parentOf(index));
+      this.projection.onAppend(index, entry);
     } catch (error) {
       // The entry is written; only refreshing the projection met a corrupt line (a compaction
       // re-reads its kept range). The projection is recomputed on the next read, without that line.

@@ -17,6 +17,12 @@ import { scanPath } from "./lazy-path";
  * entries the thinking level and model come from. An append on the leaf is O(1) amortized: the new
  * entry is projected and pushed; a context edit re-projects its target(s); a compaction recomputes
  * from its kept range (entries already read are reused).
+ *
+ * Appends are applied when the projection is next read, all at once, in append order (an append
+ * then costs one array push): what `get` returns is exactly what applying each append as it came
+ * would give, since entries never change once appended. A compaction is applied at once, with the
+ * appends before it, because it re-reads its kept range: a corrupt line found there is reported by
+ * the append, as before.
  */
 export class ProjectionCache {
   private leaf: number | undefined;
@@ -25,6 +31,8 @@ export class ProjectionCache {
   private edits = new Map<string, ContextEditEntry>();
   private settings: SessionContextSettings = { thinkingLevel: "off", model: null };
   private snapshot: SessionProjection | undefined;
+  /** Entries appended since the cache last caught up (see {@link ProjectionCache.onAppend}), in order. */
+  private pending: number[] = [];
 
   /** With `pinEntries`, the entries of the current context are kept for reuse by the table. */
   constructor(
@@ -34,6 +42,7 @@ export class ProjectionCache {
 
   /** The projection for `leaf` (an entry index, or -1 for an empty leaf). */
   get(leaf: number): SessionProjection {
+    if (this.pending.length > 0) this.applyPending();
     if (this.leaf !== leaf) this.recompute(leaf);
     if (!this.snapshot) {
       this.messages ??= this.projected.flatMap((entry) => entry.messages);
@@ -51,13 +60,37 @@ export class ProjectionCache {
   invalidate(): void {
     this.leaf = undefined;
     this.snapshot = undefined;
+    this.pending = [];
   }
 
   /**
-   * Updates the projection after entry `index` was appended. When its parent is the cached leaf the
-   * update is incremental; otherwise the cache is dropped (recomputed lazily).
+   * Notes that entry `entry` was appended at `index`; the projection takes it in on the next `get`
+   * (a compaction at once). When its parent is the cached leaf the update is incremental; otherwise
+   * the cache is dropped (recomputed lazily).
+   * Throws {@link CorruptLineFound} (from a compaction's kept range) with the cache dropped.
    */
-  onAppend(index: number, parentIndex: number): void {
+  onAppend(index: number, entry: SessionEntry): void {
+    if (this.leaf === undefined) return;
+    this.pending.push(index);
+    if (entry.type === "compaction") this.applyPending();
+  }
+
+  private applyPending(): void {
+    const pending = this.pending;
+    this.pending = [];
+    try {
+      for (const index of pending) {
+        if (this.leaf === undefined) return;
+        this.apply(index, this.table.parentOf(index));
+      }
+    } catch (error) {
+      this.invalidate();
+      throw error;
+    }
+  }
+
+  /** Takes in entry `index`, appended as a child of `parentIndex`. */
+  private apply(index: number, parentIndex: number): void {
     if (this.leaf === undefined || this.leaf !== parentIndex) {
       this.invalidate();
       return;

@@ -77,6 +77,9 @@ describe("createJsonlStorage", () => {
     circular.self = circular;
     expect(codeOf(() => storage.append([message("b", "a"), circular]))).toBe("SESSION_ENTRY_INVALID");
     expect(codeOf(() => storage.append([{ id: "x" }]))).toBe("SESSION_ENTRY_INVALID");
+    // A toJSON that returns undefined would make the line the text "undefined".
+    const nothing = { type: "custom", id: "n", parentId: "a", toJSON: () => undefined };
+    expect(codeOf(() => storage.append([message("b", "a"), nothing]))).toBe("SESSION_ENTRY_INVALID");
     expect(readFileSync(path).equals(before)).toBe(true);
     storage.close();
   });

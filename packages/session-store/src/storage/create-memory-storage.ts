@@ -72,7 +72,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       true,
       name,
     );
-    return [h?.text ?? "", ...l.map((x) => x.text)].join("");
+    return [...(h ? [h.json] : []), ...l.map((x) => x.json)].map((json) => `${json}\n`).join("");
   };
 
   return {
@@ -158,11 +158,11 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       if (entries.length === 0) return;
       const serialized = serializeEntries(entries, header === undefined, name);
       if (serialized.header) {
-        lines.push(serialized.header.text.slice(0, -1));
+        lines.push(serialized.header.json);
         header = serialized.header.value;
       }
-      for (const { text, record } of serialized.lines) {
-        lines.push(text.slice(0, -1));
+      for (const { json, record } of serialized.lines) {
+        lines.push(json);
         recordLines.push(lines.length - 1);
         table.push(record, 0, 0, lines.length);
       }
@@ -173,11 +173,11 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
     ): { backupPath?: string } {
       assertLoaded();
       const serialized = serializeEntries([newHeader, ...entries], true, name);
-      lines = [serialized.header?.text.trimEnd() ?? ""];
+      lines = [serialized.header?.json ?? ""];
       recordLines = [];
       table.clear();
-      for (const { text, record } of serialized.lines) {
-        lines.push(text.slice(0, -1));
+      for (const { json, record } of serialized.lines) {
+        lines.push(json);
         recordLines.push(lines.length - 1);
         table.push(record, 0, 0, lines.length);
       }

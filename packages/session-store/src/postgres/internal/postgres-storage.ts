@@ -87,7 +87,6 @@ export function createPostgresStorage(
   const rowsOf = (entries: readonly Record<string, unknown>[], withHeader: boolean): LineRow[] => {
     const serialized = serializeEntries(entries, withHeader, location);
     const rows: LineRow[] = [];
-    const withoutNewline = (line: { text: string }) => line.text.slice(0, -1);
     if (serialized.header) {
       rows.push({
         seq: 0,
@@ -96,7 +95,7 @@ export function createPostgresStorage(
         parentId: null,
         type: "session",
         role: null,
-        line: withoutNewline(serialized.header),
+        line: serialized.header.json,
       });
     }
     for (const line of serialized.lines) {
@@ -108,7 +107,7 @@ export function createPostgresStorage(
         parentId: record.parentId ?? null,
         type: record.type,
         role: record.role ?? null,
-        line: withoutNewline(line),
+        line: line.json,
       });
     }
     return rows;

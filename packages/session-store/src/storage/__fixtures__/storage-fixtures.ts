@@ -65,11 +65,14 @@ export function instrumentedFs(): {
     writeSync: ((fd: number, buffer: unknown, ...rest: unknown[]) => {
       calls.write++;
       if (writeMode === "throw") throw enospc();
-      // A string is written as its UTF-8 bytes (the storage writes lines as strings).
+      // A string is written as its UTF-8 bytes; a buffer from `offset` for `length` bytes (the storage
+      // writes each line from a reused buffer longer than the line).
       const bytes = typeof buffer === "string" ? Buffer.from(buffer, "utf8") : buffer;
-      if (writeMode === "partial-then-throw" && Buffer.isBuffer(bytes) && bytes.length > 1) {
-        const offset = typeof buffer !== "string" && typeof rest[0] === "number" ? rest[0] : 0;
-        const half = Math.max(1, Math.floor((bytes.length - offset) / 2));
+      const offset = typeof buffer !== "string" && typeof rest[0] === "number" ? rest[0] : 0;
+      const length =
+        typeof buffer !== "string" && typeof rest[1] === "number" ? rest[1] : (bytes as Buffer).length - offset;
+      if (writeMode === "partial-then-throw" && Buffer.isBuffer(bytes) && length > 1) {
+        const half = Math.floor(length / 2);
         nodeStorageFs.writeSync(fd, bytes, offset, half);
         writeMode = "throw";
         throw enospc();

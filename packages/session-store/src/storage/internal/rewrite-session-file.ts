@@ -3,7 +3,8 @@ import { dirname } from "node:path";
 import { SessionStorageError } from "../session-storage-error";
 import type { RecordTable } from "./record-table";
 import { serializeEntries } from "./serialize-entries";
-import { errnoCode, type StorageFs, syncDirectory, writeTextFully } from "./storage-fs";
+import { errnoCode, type StorageFs, syncDirectory } from "./storage-fs";
+import { writeJsonLine } from "./write-json-line";
 
 /** Result of {@link rewriteSessionFile}. */
 export interface RewriteResult {
@@ -32,11 +33,13 @@ export function rewriteSessionFile(
   const temp = `${path}.rewrite-${process.pid}-${randomBytes(4).toString("hex")}`;
   let backupPath: string | undefined;
   let step = "writing the new content";
+  let headerBytes = 0;
+  const lineBytes: number[] = [];
   try {
     const fd = fs.openSync(temp, "wx");
     try {
-      if (serialized.header) writeTextFully(fs, fd, serialized.header.text, serialized.header.bytes);
-      for (const { text, bytes } of serialized.lines) writeTextFully(fs, fd, text, bytes);
+      if (serialized.header) headerBytes = writeJsonLine(fs, fd, serialized.header.json);
+      for (const { json } of serialized.lines) lineBytes.push(writeJsonLine(fs, fd, json));
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -70,9 +73,10 @@ export function rewriteSessionFile(
     );
   }
   table.clear();
-  let pos = serialized.header?.bytes ?? 0;
+  let pos = headerBytes;
   let lineNo = 2;
-  for (const { bytes, record } of serialized.lines) {
+  for (const [i, { record }] of serialized.lines.entries()) {
+    const bytes = lineBytes[i] as number;
     table.push(record, pos, bytes - 1, lineNo++);
     pos += bytes;
   }

@@ -2,10 +2,9 @@ import type { StoredEntryRecord } from "../session-storage";
 import { SessionStorageError } from "../session-storage-error";
 import { recordFromEntry } from "./extract-entry-record";
 
-/** One line ready to be written: its JSON text with the newline, and its length in UTF-8 bytes. */
+/** One line ready to be written: its JSON text, without the newline. */
 export interface SerializedText {
-  text: string;
-  bytes: number;
+  json: string;
 }
 
 /** One entry ready to be written: its line and its record. */
@@ -34,8 +33,7 @@ export function serializeEntries(
         { path },
       );
     }
-    const text = toText(first, path, 0);
-    header = { value: first, text, bytes: Buffer.byteLength(text, "utf8") };
+    header = { value: first, json: toJson(first, path, 0) };
     rest = entries.slice(1);
   }
   const lines: SerializedLine[] = [];
@@ -49,8 +47,7 @@ export function serializeEntries(
         { path },
       );
     }
-    const text = toText(entry, path, i, record.id);
-    lines.push({ text, bytes: Buffer.byteLength(text, "utf8"), record });
+    lines.push({ json: toJson(entry, path, i, record.id), record });
   }
   return { header, lines };
 }
@@ -72,8 +69,8 @@ export function isSessionHeader(value: unknown): value is Record<string, unknown
   );
 }
 
-/** The entry's JSON line, newline included (no Buffer: the write copies the string once itself). */
-function toText(entry: Record<string, unknown>, path: string, index: number, id?: string): string {
+/** The entry's JSON text (the writer adds the newline when it encodes the line). */
+function toJson(entry: Record<string, unknown>, path: string, index: number, id?: string): string {
   let json: string | undefined;
   try {
     json = JSON.stringify(entry);
@@ -84,5 +81,13 @@ function toText(entry: Record<string, unknown>, path: string, index: number, id?
       { path, ...(id === undefined ? {} : { entryId: id }), cause: error },
     );
   }
-  return `${json}\n`;
+  if (json === undefined) {
+    // Only a `toJSON` returning undefined gets here; writing "undefined" would be a corrupt line.
+    throw new SessionStorageError(
+      "SESSION_ENTRY_INVALID",
+      `Entry ${id ?? index} for ${path} serializes to nothing (its toJSON returned undefined). Nothing was written.`,
+      { path, ...(id === undefined ? {} : { entryId: id }) },
+    );
+  }
+  return json;
 }

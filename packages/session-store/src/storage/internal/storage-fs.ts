@@ -44,23 +44,6 @@ export function readFully(
   return total;
 }
 
-/** Writes all of `buf` (the OS may accept a write in pieces). Throws on the first failing write. */
-export function writeFully(fs: StorageFs, fd: number, buf: Buffer): void {
-  let written = 0;
-  while (written < buf.length) {
-    written += fs.writeSync(fd, buf, written, buf.length - written);
-  }
-}
-
-/**
- * Writes all of `text`, whose UTF-8 length is `bytes`: one `write` of the string, and the rest as
- * bytes should the OS accept only part of it. Throws on the first failing write.
- */
-export function writeTextFully(fs: StorageFs, fd: number, text: string, bytes: number): void {
-  const written = fs.writeSync(fd, text);
-  if (written < bytes) writeFully(fs, fd, Buffer.from(text, "utf8").subarray(written));
-}
-
 /** fsyncs a directory so a created, renamed or removed name in it is durable. Best effort. */
 export function syncDirectory(fs: StorageFs, dir: string): void {
   let fd: number | undefined;

@@ -1,8 +1,9 @@
 import { SessionStorageError } from "../session-storage-error";
 import type { RecordTable } from "./record-table";
 import type { SerializedLine, SerializedText } from "./serialize-entries";
-import { type StorageFs, writeTextFully } from "./storage-fs";
+import type { StorageFs } from "./storage-fs";
 import type { SyncPolicy } from "./sync-policy";
+import { writeJsonLine } from "./write-json-line";
 
 /** Input of {@link writeLines}. */
 export interface WriteLinesInput {
@@ -42,13 +43,12 @@ export function writeLines(input: WriteLinesInput): WriteLinesResult {
   let current = "the header";
   try {
     if (input.header) {
-      writeTextFully(fs, fd, input.header.text, input.header.bytes);
-      pos += input.header.bytes;
+      pos += writeJsonLine(fs, fd, input.header.json);
       lineNo++;
     }
-    for (const { text, bytes, record } of lines) {
+    for (const { json, record } of lines) {
       current = `entry ${record.id ?? `of type ${record.type}`}`;
-      writeTextFully(fs, fd, text, bytes);
+      const bytes = writeJsonLine(fs, fd, json);
       table.push(record, pos, bytes - 1, lineNo);
       pos += bytes;
       lineNo++;
