@@ -40,23 +40,30 @@ export function writeLines(input: WriteLinesInput): WriteLinesResult {
   const recordsBefore = table.size;
   let pos = size;
   let lineNo = input.firstLine;
-  let current = "the header";
+  /** What was being written: the header (-1), an entry line (its position in `lines`), the fsync. */
+  let current = -1;
   try {
     if (input.header) {
       pos += writeJsonLine(fs, fd, input.header.json);
       lineNo++;
     }
-    for (const { json, record } of lines) {
-      current = `entry ${record.id ?? `of type ${record.type}`}`;
+    for (current = 0; current < lines.length; current++) {
+      const { json, record } = lines[current] as SerializedLine;
       const bytes = writeJsonLine(fs, fd, json);
       table.push(record, pos, bytes - 1, lineNo);
       pos += bytes;
       lineNo++;
     }
-    current = "the fsync";
     input.sync.afterWrite(fd);
     return { size: pos, linesWritten: lineNo - input.firstLine };
   } catch (cause) {
+    const record = lines[current]?.record;
+    const what =
+      current < 0
+        ? "the header"
+        : record === undefined
+          ? "the fsync"
+          : `entry ${record.id ?? `of type ${record.type}`}`;
     table.truncate(recordsBefore);
     try {
       fs.ftruncateSync(fd, size);
@@ -68,7 +75,7 @@ export function writeLines(input: WriteLinesInput): WriteLinesResult {
         brokenReason: reason,
         error: new SessionStorageError(
           "SESSION_WRITE_FAILED",
-          `${path}: writing ${current} failed (${String(cause)}) and ${reason}. Earlier entries are intact; reopen the session to quarantine the torn last line.`,
+          `${path}: writing ${what} failed (${String(cause)}) and ${reason}. Earlier entries are intact; reopen the session to quarantine the torn last line.`,
           { path, line: lineNo, cause },
         ),
       };
@@ -78,7 +85,7 @@ export function writeLines(input: WriteLinesInput): WriteLinesResult {
       linesWritten: 0,
       error: new SessionStorageError(
         "SESSION_WRITE_FAILED",
-        `${path}:${lineNo}: writing ${current} failed (${String(cause)}). The file was cut back to its previous ${size} bytes: nothing of this append was kept.`,
+        `${path}:${lineNo}: writing ${what} failed (${String(cause)}). The file was cut back to its previous ${size} bytes: nothing of this append was kept.`,
         { path, line: lineNo, cause },
       ),
     };
