@@ -116,14 +116,15 @@ class PathScanner {
   private contextKnown = false;
   private readonly settings: SessionContextSettings = { thinkingLevel: "off", model: null };
   private thinkingKnown: boolean;
+  /** Whether the table was asked if it holds any thinking level change at all (asked once, late). */
+  private thinkingTypeAsked = false;
   private modelKnown: boolean;
 
   constructor(
     private readonly table: EntryTable,
     private readonly withSettings: boolean,
   ) {
-    // Without any thinking level change in the session, the default needs no walk to the root.
-    this.thinkingKnown = !withSettings || !table.hasType("thinking_level_change");
+    this.thinkingKnown = !withSettings;
     this.modelKnown = !withSettings;
   }
 
@@ -164,6 +165,13 @@ class PathScanner {
         this.settings.model = { provider: entry.message.provider, modelId: entry.message.model };
       }
       this.modelKnown = true;
+    }
+    if (this.contextKnown && this.modelKnown && !this.thinkingKnown && !this.thinkingTypeAsked) {
+      // Without any thinking level change in the session, the default needs no walk to the root. Asked
+      // only now: the first call scans every record, and a path without a compaction goes to the root
+      // anyway.
+      this.thinkingTypeAsked = true;
+      this.thinkingKnown = !this.table.hasType("thinking_level_change");
     }
     return this.contextKnown && this.thinkingKnown && this.modelKnown;
   }
