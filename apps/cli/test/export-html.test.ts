@@ -163,8 +163,21 @@ describe("arbor export --html in a real browser", { timeout: 120_000 }, () => {
       expect(await boundary.locator(".replaced-list > *").count()).toBeGreaterThan(100);
       // Clicking the older compaction in the tree shows the context at that point, with its own boundary.
       const older = compactions[0]?.id as string;
-      await (await treeRow(page, older)).click();
-      await page.waitForSelector(`.row.selected[data-id="${older}"]`);
+      // The virtual tree redraws its rows on the next frame after a scroll (Playwright's scroll into
+      // view included), so under load a click can land while the row is being replaced: click again
+      // until the row shows as selected (selecting is idempotent), for up to a minute.
+      for (let attempt = 1; ; attempt++) {
+        await (await treeRow(page, older)).click({ timeout: 10_000 });
+        const selected = await page
+          .waitForSelector(`.row.selected[data-id="${older}"]`, { timeout: 3_000 })
+          .then(
+            () => true,
+            () => false,
+          );
+        if (selected) break;
+        if (attempt === 10)
+          throw new Error(`the row of ${older} never showed as selected after ${attempt} clicks`);
+      }
       expect(await page.locator(".boundary .msg-head .idlink").first().innerText()).toBe(older.slice(0, 8));
       await page.screenshot({ path: path.join(dir, "pi.png") });
       // The context/cost chart of the exported path: one point per answer with recorded usage.

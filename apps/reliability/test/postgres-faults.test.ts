@@ -82,30 +82,40 @@ describe.skipIf(problem !== undefined)(`PostgreSQL faults${problem ? ` (skipped:
   it("SIGKILL of writers during append storms loses no acknowledged entry", async () => {
     const rng = createSeededRandom(SEED);
     let kills = 0;
+    let lockedRetries = 0;
     let acked = 0;
     const problems: string[] = [];
     for (let session = 0; session < 4; session++) {
       const sessionId = `storm-${session}`;
       for (let trial = 0; trial < 5; trial++) {
         const delay = rng.between(20, 400);
-        const { exit } = spawnWorker("pg-append-storm.mjs", args(sessionId, "S", { maxAppends: 5000 }), {
-          onLine: (line, child) => {
-            if (line === "ready") setTimeout(() => child.kill("SIGKILL"), delay);
-          },
-        });
-        const ended = await exit;
-        if (ended.signal !== "SIGKILL")
-          throw new Error(`storm writer ended with ${ended.code}: ${ended.stderr}`);
+        // The killed writer's advisory lock goes when the server has seen its connection close: on a
+        // loaded machine the next writer can come first and be refused ("locked", exit 0). It then
+        // tries again, for up to 5 s; any other ending fails the test.
+        for (let attempt = 0; ; attempt++) {
+          const { exit } = spawnWorker("pg-append-storm.mjs", args(sessionId, "S", { maxAppends: 5000 }), {
+            onLine: (line, child) => {
+              if (line === "ready") setTimeout(() => child.kill("SIGKILL"), delay);
+            },
+          });
+          const ended = await exit;
+          if (ended.signal === "SIGKILL") break;
+          if (ended.code === 0 && ended.stdout.startsWith("locked ") && attempt < 50) {
+            lockedRetries++;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            continue;
+          }
+          throw new Error(`storm writer ended with ${ended.code}: ${ended.stdout}${ended.stderr}`);
+        }
         kills++;
-        // The next writer must get the lock at once: the killed writer's connection is gone.
       }
       const acks = readAcks(join(root, `${sessionId}.acks`));
       acked += acks.length;
       problems.push(...checkStorm(await readBack(sessionId), acks, ["S"]).map((p) => `${sessionId}: ${p}`));
     }
-    recordFigures("postgres-sigkill", { kills, acked, lost: problems.length, problems });
+    recordFigures("postgres-sigkill", { kills, lockedRetries, acked, lost: problems.length, problems });
     console.log(
-      `postgres sigkill storms: ${kills} kills, ${acked} acknowledged entries, problems: ${problems.length}`,
+      `postgres sigkill storms: ${kills} kills, ${lockedRetries} writers refused while a killed one's lock was still held, ${acked} acknowledged entries, problems: ${problems.length}`,
     );
     expect(problems).toEqual([]);
     expect(acked).toBeGreaterThan(0);
