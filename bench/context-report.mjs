@@ -102,6 +102,12 @@ export function renderContextReport({ corpus, runs, charts }) {
   lines.push(METHOD);
   lines.push("");
   lines.push("## Per session");
+  lines.push("");
+  lines.push(
+    "In each chart the cumulative cost adds up the requests only: the summary calls of a policy " +
+      "(the table's summary column) are not in its line, so the lines of policies that summarize " +
+      "often (`pi` most of all) sit below their totals in the table, which count everything.",
+  );
   for (const item of corpus) {
     const mine = runs.filter((r) => r.name === item.name);
     lines.push("");
