@@ -104,9 +104,9 @@ export function renderContextReport({ corpus, runs, charts }) {
   lines.push("## Per session");
   lines.push("");
   lines.push(
-    "In each chart the cumulative cost adds up the requests only: the summary calls of a policy " +
-      "(the table's summary column) are not in its line, so the lines of policies that summarize " +
-      "often (`pi` most of all) sit below their totals in the table, which count everything.",
+    "In each chart the cumulative cost counts every request and every summary call, each summary " +
+      "from the first request sent after it, so each line ends at its policy's total in the table " +
+      "and a summary shows as a step.",
   );
   for (const item of corpus) {
     const mine = runs.filter((r) => r.name === item.name);

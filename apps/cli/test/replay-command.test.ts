@@ -68,6 +68,14 @@ describe("arbor replay", { timeout: 180_000 }, () => {
     const pi = JSON.parse((await replay(gz, "--policy", "pi", "--window", "6000", "--json")).stdout);
     expect(pi.summaryCalls).toBeGreaterThan(0);
     expect(pi.overflows).toBe(0);
+    // The curve counts the summaries where they happened: it ends at the total, and somewhere it
+    // rises by more than the request of that point cost (a summary was paid before it).
+    const curve = pi.series.map((point: { cumulativeCostUsd: number }) => point.cumulativeCostUsd);
+    expect(curve).toHaveLength(pi.requests);
+    expect(curve.at(-1)).toBeCloseTo(pi.costUsd, 9);
+    expect(pi.summaryCostUsd).toBeGreaterThan(0);
+    const requestsOnly = pi.costUsd - pi.summaryCostUsd;
+    expect(curve.some((value: number) => value > requestsOnly + 1e-12)).toBe(true);
     const plain = JSON.parse((await replay(EXAMPLE, "--policy", "pi", "--window", "6000", "--json")).stdout);
     expect(plain.costUsd).toBe(pi.costUsd);
     const mask = JSON.parse(

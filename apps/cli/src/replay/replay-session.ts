@@ -8,6 +8,7 @@ import {
   type Settings,
 } from "@arbor/runtime";
 import { createInMemorySessionStore, type SessionEntry } from "@arbor/session-store";
+import { buildCostSeries, type PlacedSummaryCost } from "./build-cost-series";
 import { extractRetentionFacts, measureRetention, visibleText } from "./measure-retention";
 import { cacheRulesFor, dollars, priceFor } from "./price-table";
 import { createPromptCacheModel } from "./prompt-cache-model";
@@ -35,7 +36,7 @@ export interface ReplayOptions {
   summarizer?: ReplaySummarizer;
 }
 
-/** One point of the replay's curve (one request). */
+/** One point of the replay's curve (one request): its context, and every request and summary paid so far. */
 export interface ReplayPoint {
   contextTokens: number;
   cumulativeCostUsd: number;
@@ -119,6 +120,8 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
   const script = buildReplayScript(options.path);
   const counter = createTiktokenCounter();
   const records: ReplayRequestRecord[] = [];
+  /** How many entries the session held when each request was sent (places summaries on the curve). */
+  const entriesAtRequest: number[] = [];
   const delivered = new Set<number>();
   let turnIndex = 0;
   let stepIndex = 0;
@@ -144,7 +147,10 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     counter,
     cache: createPromptCacheModel(cacheRulesFor(model.api)),
     price,
-    onRequest: (record) => records.push(record),
+    onRequest: (record) => {
+      records.push(record);
+      entriesAtRequest.push(store.getEntryCount());
+    },
   });
   const written: ReplaySummaryRecord[] = [];
   const toolNames = new Set<string>();
@@ -202,7 +208,12 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
     // Every compaction, the session's (threshold, overflow) and the policy's own (boundary drafts).
     const summaryPrice = options.summarizer ? priceFor(options.summarizer.model) : price;
     let summaryCostUsd = 0;
-    for (const entry of store.getEntries()) {
+    const placed: PlacedSummaryCost[] = [];
+    const place = (entryIndex: number, costUsd: number) => {
+      summaryCostUsd += costUsd;
+      placed.push({ entryIndex, costUsd });
+    };
+    for (const [entryIndex, entry] of store.getEntries().entries()) {
       if (entry.type !== "compaction") continue;
       summaryCalls++;
       const usage = entry.usage;
@@ -210,11 +221,13 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
         // Written by the summary model: what its provider reported, at its price.
         summaryInputTokens += usage.input + usage.cacheRead + usage.cacheWrite;
         summaryOutputTokens += usage.output;
-        summaryCostUsd +=
+        place(
+          entryIndex,
           dollars(usage.input, summaryPrice.input) +
-          dollars(usage.cacheRead, summaryPrice.cacheRead) +
-          dollars(usage.cacheWrite, summaryPrice.cacheWrite) +
-          dollars(usage.output, summaryPrice.output);
+            dollars(usage.cacheRead, summaryPrice.cacheRead) +
+            dollars(usage.cacheWrite, summaryPrice.cacheWrite) +
+            dollars(usage.output, summaryPrice.output),
+        );
         continue;
       }
       // The output is what the summarizer wrote, not what a policy appended to it (no model writes that).
@@ -228,11 +241,13 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
         cacheSharingSummaries++;
         summaryInputTokens += account.contextTokens;
         summaryOutputTokens += output;
-        summaryCostUsd +=
+        place(
+          entryIndex,
           dollars(account.input, price.input) +
-          dollars(account.cacheRead, price.cacheRead) +
-          dollars(account.cacheWrite, price.cacheWrite) +
-          dollars(output, price.output);
+            dollars(account.cacheRead, price.cacheRead) +
+            dollars(account.cacheWrite, price.cacheWrite) +
+            dollars(output, price.output),
+        );
         continue;
       }
       // What a summary model reads: the context before it less what the compaction keeps verbatim.
@@ -243,17 +258,20 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       const input = Math.max(0, entry.tokensBefore - kept);
       summaryInputTokens += input;
       summaryOutputTokens += output;
-      summaryCostUsd += dollars(input, price.input) + dollars(output, price.output);
+      place(entryIndex, dollars(input, price.input) + dollars(output, price.output));
     }
     const facts = extractRetentionFacts(script.recorded);
     const retention = measureRetention(facts, visibleText(store.getProjection().messages));
     const sum = (pick: (record: ReplayRequestRecord) => number) =>
       records.reduce((total, r) => total + pick(r), 0);
-    let cumulative = 0;
-    const series = records.map((record) => {
-      cumulative += record.costUsd;
-      return { contextTokens: record.contextTokens, cumulativeCostUsd: cumulative };
-    });
+    const series = buildCostSeries(
+      records.map((record, index) => ({
+        contextTokens: record.contextTokens,
+        costUsd: record.costUsd,
+        entriesBefore: entriesAtRequest[index] ?? 0,
+      })),
+      placed,
+    );
     return {
       policy: options.policy.name,
       model: model.id,
@@ -273,7 +291,7 @@ export async function replaySession(options: ReplayOptions): Promise<ReplayRepor
       summaryOutputTokens,
       summaryCostUsd,
       contextEdits,
-      costUsd: cumulative + summaryCostUsd,
+      costUsd: sum((r) => r.costUsd) + summaryCostUsd,
       peakContextTokens: records.reduce((peak, r) => Math.max(peak, r.contextTokens), 0),
       nearWindowRequests: records.filter((r) => r.contextTokens >= 0.95 * model.contextWindow).length,
       overflows: records.filter((r) => r.overflow).length,
