@@ -3,56 +3,19 @@
  * (`cacheSharingSummaryRequest`) accounted like any request, against the cache the conversation's
  * own requests filled. Hand-computed with one token per character.
  */
-import type { AgentMessage } from "@arbor/agent-loop";
 import { CACHE_SHARING_SUMMARY_PROMPT, cacheSharingSummaryRequest } from "@arbor/compaction";
-import type { AssistantMessage, Message, Model, ProviderRequest } from "@arbor/providers";
+import type { AssistantMessage, ProviderRequest } from "@arbor/providers";
 import { describe, expect, it } from "vitest";
 import { ANTHROPIC_CACHE_RULES } from "./price-table";
 import { createPromptCacheModel } from "./prompt-cache-model";
 import { createReplayProvider } from "./replay-provider";
 import type { ReplayStep } from "./replay-script";
+import { charTokenCounter, recordedAssistant, replayTestModel, userText } from "./replay-test-fixtures";
 
-const model: Model = {
-  id: "claude-sonnet-4-5",
-  provider: "anthropic",
-  api: "anthropic-messages",
-  contextWindow: 10_000,
-  maxTokens: 1000,
-  reasoning: false,
-  input: ["text"],
-  cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-};
-
-/** One token per character of a message's text blocks (and of a text). */
-const counter = {
-  countText: (text: string) => text.length,
-  countMessage: (message: AgentMessage) =>
-    (message as { content: Array<{ text?: string }> }).content.reduce(
-      (sum, block) => sum + (block.text?.length ?? 0),
-      0,
-    ),
-};
-
-const assistant = (text: string, timestamp: number) =>
-  ({
-    role: "assistant",
-    content: [{ type: "text", text }],
-    api: "anthropic-messages",
-    provider: "anthropic",
-    model: "claude-sonnet-4-5",
-    usage: {
-      input: 0,
-      output: 10,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "stop",
-    timestamp,
-  }) as AssistantMessage;
-
-const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }], timestamp: 0 });
+const model = replayTestModel;
+const counter = charTokenCounter;
+const assistant = recordedAssistant;
+const user = userText;
 
 /** A replay provider that served one request (993 tokens of prompt, 7 of head) answered "first" at t = 1000. */
 async function afterOneRequest() {

@@ -1,58 +1,14 @@
-import type { AgentMessage } from "@arbor/agent-loop";
-import type { AssistantMessage, Model, ProviderEvent, ProviderRequest } from "@arbor/providers";
+import type { ProviderEvent, ProviderRequest } from "@arbor/providers";
 import { describe, expect, it } from "vitest";
 import { ANTHROPIC_CACHE_RULES } from "./price-table";
 import { createPromptCacheModel } from "./prompt-cache-model";
 import { createReplayProvider, type ReplayRequestRecord, replayBreakpoints } from "./replay-provider";
-import type { ReplayStep } from "./replay-script";
+import { charTokenCounter, recordedAnswer, replayTestModel, userText } from "./replay-test-fixtures";
 
-const model: Model = {
-  id: "claude-sonnet-4-5",
-  provider: "anthropic",
-  api: "anthropic-messages",
-  contextWindow: 10_000,
-  maxTokens: 1000,
-  reasoning: false,
-  input: ["text"],
-  cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-};
-
-/** One token per character of the message's JSON text content, so that figures are easy to compute. */
-const counter = {
-  countText: (text: string) => text.length,
-  countMessage: (message: AgentMessage) =>
-    (message as { content: Array<{ text?: string }> }).content.reduce(
-      (sum, block) => sum + (block.text?.length ?? 0),
-      0,
-    ),
-};
-
-function answer(text: string, timestamp: number, output = 10): ReplayStep {
-  const assistant = {
-    role: "assistant",
-    content: [{ type: "text", text }],
-    api: "anthropic-messages",
-    provider: "anthropic",
-    model: "claude-sonnet-4-5",
-    usage: {
-      input: 0,
-      output,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "stop",
-    timestamp,
-  } as AssistantMessage;
-  return { assistant, results: new Map() };
-}
-
-const user = (text: string) => ({
-  role: "user" as const,
-  content: [{ type: "text" as const, text }],
-  timestamp: 0,
-});
+const model = replayTestModel;
+const counter = charTokenCounter;
+const answer = recordedAnswer;
+const user = userText;
 
 async function collect(events: AsyncIterable<ProviderEvent>): Promise<ProviderEvent[]> {
   const all: ProviderEvent[] = [];
