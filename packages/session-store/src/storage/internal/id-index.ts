@@ -146,7 +146,9 @@ export class IdIndex {
     while (size < expected * 2 && size < 1 << 30) size *= 2;
     if (size > this.slots.length) this.rehash(size);
     if (expected > this.hashes.length) {
-      const grown = new Uint32Array(expected);
+      // Geometric growth: an append reserves one more id each time, and an exact fit would copy the
+      // whole array on every append.
+      const grown = new Uint32Array(Math.max(expected, this.hashes.length * 2));
       grown.set(this.hashes);
       this.hashes = grown;
     }

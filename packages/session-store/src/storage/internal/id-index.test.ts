@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import type { StoredEntryRecord } from "../session-storage";
+import { IdIndex } from "./id-index";
+
+describe("IdIndex (storage)", () => {
+  it("grows its hash column geometrically when appends reserve one id at a time", () => {
+    const records: StoredEntryRecord[] = [];
+    const index = new IdIndex(records, 16);
+    const buffers = new Set<ArrayBufferLike>();
+    for (let i = 0; i < 20_000; i++) {
+      const id = `e${i}`;
+      records.push({ type: "message", id, parentId: i === 0 ? null : `e${i - 1}` } as StoredEntryRecord);
+      const hashes = new Uint32Array(records.length);
+      hashes[i] = IdIndex.hash(id);
+      // What an append does: one more record, indexed in a batch of one.
+      index.insertMany(i, i + 1, hashes, []);
+      buffers.add(index.state().hashes.buffer);
+    }
+    // An exact-fit reserve copied the whole column on every append (a new buffer each time).
+    expect(buffers.size).toBeLessThan(20);
+    expect(index.find("e0")).toBe(0);
+    expect(index.find("e19999")).toBe(19_999);
+  });
+});
