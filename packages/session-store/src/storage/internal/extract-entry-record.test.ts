@@ -1,12 +1,14 @@
 import { closeSync, openSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { header, tempDir } from "../__fixtures__/storage-fixtures";
-import { recordFromEntry, scanEntryRecord } from "./extract-entry-record";
+import { type PreviousId, recordFromEntry, scanEntryRecord } from "./extract-entry-record";
+import { IdIndex } from "./id-index";
 import { LineScanner } from "./line-scanner";
 import { matchEntryRecord } from "./match-entry-record";
 import { RecordTable } from "./record-table";
 import { scanSessionFile } from "./scan-session-file";
 import { nodeStorageFs } from "./storage-fs";
+import { WasmEntryScanner } from "./wasm-entry-scanner";
 
 const big = "x".repeat(300_000);
 
@@ -51,9 +53,22 @@ const TRICKY_LINES: string[] = [
   `{"type":"message","id":"h1","parentId":"a1","timestamp":"t","message":{"role":"toolResult","content":[{"type":"text","text":"${big}"}]}}`,
 ];
 
+/** `WasmEntryScanner.extract` on a copy of `buf` in the scanner's memory (same offsets). */
+function wasmExtract(buf: Buffer, start: number, end: number, previous?: PreviousId) {
+  const scanner = new WasmEntryScanner(buf.length);
+  const chunk = scanner.chunk();
+  buf.copy(chunk);
+  return scanner.extract(chunk, start, end, previous ?? newPrevious());
+}
+
+function newPrevious(): PreviousId {
+  return { buf: undefined, start: 0, end: 0, id: undefined, hash: 0 };
+}
+
 describe.each([
   ["scanEntryRecord (byte loop)", scanEntryRecord],
   ["matchEntryRecord (regular expression)", matchEntryRecord],
+  ["WasmEntryScanner (WebAssembly)", wasmExtract],
 ])("%s", (_name, extract) => {
   it("returns either nothing (fallback) or exactly what JSON.parse gives, for every tricky line", () => {
     let fast = 0;
@@ -95,6 +110,46 @@ describe.each([
       '{"type":"message","id":"a1","parentId":null,"timestamp":"t","message":{"role":"user","con',
     );
     expect(extract(line, 0, line.length)).toBeUndefined();
+  });
+});
+
+describe("WasmEntryScanner", () => {
+  it("hashes each id as IdIndex.hash does, and shares the previous id's string for a chained parent", () => {
+    const text = TRICKY_LINES.join("\n");
+    const scanner = new WasmEntryScanner(Buffer.byteLength(text));
+    const chunk = scanner.chunk();
+    chunk.write(text);
+    const previous = newPrevious();
+    const reference = newPrevious();
+    let start = 0;
+    let chained = 0;
+    for (const line of TRICKY_LINES) {
+      const length = Buffer.byteLength(line);
+      let end = start + length;
+      while (end > start && (chunk[end - 1] === 0x0d || chunk[end - 1] === 0x20)) end--;
+      const before = previous.id;
+      const record = scanner.extract(chunk, start, end, previous);
+      expect(record, line.slice(0, 80)).toEqual(scanEntryRecord(chunk, start, end, reference));
+      if (record?.id !== undefined) expect(previous.hash).toBe(IdIndex.hash(record.id));
+      if (record !== undefined && before !== undefined && record.parentId === before) {
+        expect(Object.is(record.parentId, before)).toBe(true);
+        chained++;
+      }
+      start += length + 1;
+    }
+    expect(chained).toBeGreaterThan(0);
+  });
+
+  it("gives the load scan of a large file the records JSON.parse gives", () => {
+    const lines = TRICKY_LINES.slice(0, -1); // all but the line longer than the chunk
+    const text = `${JSON.stringify(header())}\n${lines.join("\n")}\n`;
+    const table = new RecordTable();
+    const scanner = new LineScanner("large.jsonl", table, { small: false });
+    const chunk = scanner.chunkBuffer(Buffer.byteLength(text));
+    chunk.write(text);
+    expect(scanner.scanChunk(chunk, Buffer.byteLength(text), 0)).toBe(Buffer.byteLength(text));
+    expect(table.records).toEqual(lines.map((line) => recordFromEntry(JSON.parse(line))));
+    expect(scanner.counters.fastPathLines).toBeGreaterThanOrEqual(10);
   });
 });
 
@@ -157,10 +212,16 @@ describe("the load-time scan", () => {
       lines.push(JSON.stringify(Object.fromEntries(fields)));
     }
     const buf = Buffer.from(`${JSON.stringify(header())}\n${lines.join("\n")}\n`);
-    for (const small of [false, true]) {
+    for (const [small, wasm] of [
+      [false, false],
+      [false, true],
+      [true, false],
+    ] as const) {
       const table = new RecordTable();
       const scanner = new LineScanner("random.jsonl", table, { small });
-      expect(scanner.scanChunk(buf, buf.length, 0)).toBe(buf.length);
+      const chunk = wasm ? scanner.chunkBuffer(buf.length) : buf;
+      if (wasm) buf.copy(chunk);
+      expect(scanner.scanChunk(chunk, buf.length, 0)).toBe(buf.length);
       expect(scanner.issues).toEqual([]);
       expect(table.records).toEqual(lines.map((line) => recordFromEntry(JSON.parse(line))));
       expect(scanner.counters.fastPathLines).toBeGreaterThan(100);

@@ -62,7 +62,7 @@ function plainStringEnd(buf: Uint8Array, pos: number, end: number): number {
  * write) are made by `String.fromCharCode` directly: several times cheaper than a `Buffer` decode call
  * for so few bytes, and one such string is made per line of a session file.
  */
-function ascii(buf: Buffer, start: number, end: number): string {
+export function ascii(buf: Buffer, start: number, end: number): string {
   if (end - start === 8) {
     return String.fromCharCode(
       buf[start] as number,
@@ -79,7 +79,7 @@ function ascii(buf: Buffer, start: number, end: number): string {
 }
 
 /** The string of the plain-ASCII bytes `buf[start, end)`, shared with earlier identical values. */
-function cachedAscii(buf: Buffer, start: number, end: number): string {
+export function cachedAscii(buf: Buffer, start: number, end: number): string {
   const length = end - start;
   const bucket = byBytes[length];
   if (bucket !== undefined) {

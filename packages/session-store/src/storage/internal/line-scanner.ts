@@ -3,6 +3,10 @@ import { SessionStorageError } from "../session-storage-error";
 import { type PreviousId, recordFromEntry, scanEntryRecord } from "./extract-entry-record";
 import { matchEntryRecord } from "./match-entry-record";
 import type { RecordTable } from "./record-table";
+import { WasmEntryScanner } from "./wasm-entry-scanner";
+
+/** Largest chunk read into the WebAssembly scanner's memory (longer lines use a plain buffer). */
+const WASM_CHUNK_LIMIT = 1024 * 1024;
 
 const NEWLINE = 0x0a;
 
@@ -32,6 +36,10 @@ export class LineScanner {
   private readonly previous: PreviousId = { buf: undefined, start: 0, end: 0, id: undefined, hash: 0 };
   /** Records are found with `matchEntryRecord` (a small file, scanned once by code still cold). */
   private readonly small: boolean;
+  /** Extracts the records of a large scan's chunks (see {@link LineScanner.chunkBuffer}). */
+  private wasm: WasmEntryScanner | undefined;
+  /** The chunk `scanChunk` goes over, when it is in `wasm`'s memory (asked once per chunk: cheaper). */
+  private wasmChunk: Buffer | undefined;
 
   /**
    * `start`: where the scan resumes (after a sidecar index); `small`: the bytes to scan are few
@@ -50,12 +58,25 @@ export class LineScanner {
   }
 
   /**
+   * A buffer of `size` bytes to read the next chunk into. For a large scan, the first one (and any
+   * later one that fits in it) lives in the memory of a {@link WasmEntryScanner}, whose compiled
+   * code then extracts each line's record: the same records as `scanEntryRecord`, without the
+   * JavaScript loop's warm-up.
+   */
+  chunkBuffer(size: number): Buffer {
+    if (this.small || size > WASM_CHUNK_LIMIT) return Buffer.allocUnsafe(size);
+    this.wasm ??= new WasmEntryScanner(size);
+    return size <= this.wasm.capacity ? this.wasm.chunk().subarray(0, size) : Buffer.allocUnsafe(size);
+  }
+
+  /**
    * Classifies every complete line in `buf[0, length)`, whose first byte is at file offset `fileOffset`.
    * Returns how many bytes were consumed: up to and including the last newline.
    */
   scanChunk(buf: Buffer, length: number, fileOffset: number): number {
     const view = length === buf.length ? buf : buf.subarray(0, length);
     this.previous.buf = undefined; // the bytes of the previous chunk are about to be overwritten
+    this.wasmChunk = this.wasm?.owns(view) === true ? view : undefined;
     let nul = view.indexOf(0);
     let lineStart = 0;
     for (;;) {
@@ -66,6 +87,7 @@ export class LineScanner {
       this.classify(view, lineStart, nl, fileOffset + lineStart, nul >= 0 && nul < nl);
       lineStart = nl + 1;
     }
+    this.wasmChunk = undefined;
     this.counters.bytesScanned += lineStart;
     return lineStart;
   }
@@ -85,7 +107,10 @@ export class LineScanner {
     }
     let record: StoredEntryRecord | undefined;
     if (!strict && !this.small) {
-      record = scanEntryRecord(buf, start, last, this.previous);
+      record =
+        buf === this.wasmChunk
+          ? (this.wasm as WasmEntryScanner).extract(buf, start, last, this.previous)
+          : scanEntryRecord(buf, start, last, this.previous);
       if (record) {
         this.counters.fastPathLines++;
         this.table.push(record, offset, end - start, this.lineNo, this.previous.hash);

@@ -43,7 +43,7 @@ export function scanSessionFile(
   keepBytes = 0,
 ): FileScanResult {
   const range = Math.max(size - from, 1);
-  let buf = Buffer.allocUnsafe(range <= keepBytes ? range : Math.min(chunkBytes, range));
+  let buf = scanner.chunkBuffer(range <= keepBytes ? range : Math.min(chunkBytes, range));
   let pos = from;
   while (pos < size) {
     const want = Math.min(buf.length, size - pos);

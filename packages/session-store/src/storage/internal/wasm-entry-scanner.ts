@@ -1,0 +1,98 @@
+import type { StoredEntryRecord } from "../session-storage";
+import { assembleWasmModule } from "./assemble-wasm-module";
+import { entryHeadProgram, HEAD_PARENT_NULL, HEAD_PARENT_PREVIOUS, HEAD_SLOTS } from "./entry-head-program";
+import { ascii, cachedAscii, type PreviousId } from "./extract-entry-record";
+
+/** Where the chunk bytes start in the module's memory (the result slots are at 0). */
+const CHUNK_AT = 64;
+const PAGE = 65536;
+
+/** The part of the WebAssembly API used here (the store's TypeScript libraries do not declare it). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: Record<string, unknown> };
+}
+const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+let compiled: object | undefined;
+
+/**
+ * The load scan's record extraction in WebAssembly (`entryHeadProgram`): a chunk buffer that lives
+ * in the module's memory ({@link WasmEntryScanner.chunk}) and {@link WasmEntryScanner.extract}, which
+ * gives for lines of that buffer exactly what `scanEntryRecord` gives. The module is assembled and
+ * compiled once per process, when a first large file is scanned (a small one never needs it).
+ */
+export class WasmEntryScanner {
+  private readonly memory: WasmMemory;
+  private readonly head: (start: number, end: number, prevStart: number, prevEnd: number) => number;
+  private readonly slots: Int32Array;
+  private readonly bytes: Buffer;
+
+  /** A scanner whose chunk buffer holds up to `capacity` bytes. */
+  constructor(readonly capacity: number) {
+    compiled ??= new wasmApi.Module(assembleWasmModule({ name: "head", pages: 1, ...entryHeadProgram }));
+    const exports = new wasmApi.Instance(compiled).exports as {
+      head: WasmEntryScanner["head"];
+      memory: WasmMemory;
+    };
+    this.memory = exports.memory;
+    this.head = exports.head;
+    const needed = Math.ceil((CHUNK_AT + capacity) / PAGE);
+    if (needed > 1) this.memory.grow(needed - 1);
+    this.slots = new Int32Array(this.memory.buffer, 0, 8);
+    this.bytes = Buffer.from(this.memory.buffer, CHUNK_AT, capacity);
+  }
+
+  /** The chunk buffer (`capacity` bytes): lines read into it can be passed to {@link extract}. */
+  chunk(): Buffer {
+    return this.bytes;
+  }
+
+  /** True when `buf` is (a view from the start of) this scanner's chunk buffer. */
+  owns(buf: Buffer): boolean {
+    return buf.buffer === this.memory.buffer && buf.byteOffset === CHUNK_AT;
+  }
+
+  /**
+   * `scanEntryRecord(buf, start, end, previous)` for `buf` owned by this scanner (see {@link owns}):
+   * the same record or `undefined`, and the same update of `previous`.
+   */
+  extract(buf: Buffer, start: number, end: number, previous: PreviousId): StoredEntryRecord | undefined {
+    const chained = previous.buf === buf && previous.id !== undefined;
+    const found = this.head(
+      CHUNK_AT + start,
+      CHUNK_AT + end,
+      chained ? CHUNK_AT + previous.start : -1,
+      chained ? CHUNK_AT + previous.end : -1,
+    );
+    if (found === 0) return undefined;
+    const slots = this.slots;
+    const typeEnd = (slots[HEAD_SLOTS.typeEnd] as number) - CHUNK_AT;
+    const type = cachedAscii(buf, (slots[HEAD_SLOTS.typeStart] as number) - CHUNK_AT, typeEnd);
+    const idStart = typeEnd + 8;
+    const idEnd = (slots[HEAD_SLOTS.idEnd] as number) - CHUNK_AT;
+    const parentStart = slots[HEAD_SLOTS.parentStart] as number;
+    const parentId =
+      parentStart === HEAD_PARENT_NULL
+        ? null
+        : parentStart === HEAD_PARENT_PREVIOUS
+          ? (previous.id as string)
+          : ascii(buf, parentStart - CHUNK_AT, (slots[HEAD_SLOTS.parentEnd] as number) - CHUNK_AT);
+    const roleStart = slots[HEAD_SLOTS.roleStart] as number;
+    const role =
+      roleStart < 0
+        ? undefined
+        : cachedAscii(buf, roleStart - CHUNK_AT, (slots[HEAD_SLOTS.roleEnd] as number) - CHUNK_AT);
+    const id = ascii(buf, idStart, idEnd);
+    previous.buf = buf;
+    previous.start = idStart;
+    previous.end = idEnd;
+    previous.id = id;
+    previous.hash = (slots[HEAD_SLOTS.hash] as number) >>> 0;
+    return { id, parentId, type, role };
+  }
+}
