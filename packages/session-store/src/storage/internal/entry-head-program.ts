@@ -1,4 +1,5 @@
 import type { WasmInstruction } from "./assemble-wasm-module";
+import { HEAD_PARENT_NULL, HEAD_PARENT_PREVIOUS, HEAD_SLOTS } from "./entry-head-slots";
 
 /*
  * `scanEntryRecord`'s fast path as a WebAssembly function, for the load scan of a large file: the
@@ -17,23 +18,6 @@ import type { WasmInstruction } from "./assemble-wasm-module";
  */
 
 type Body = WasmInstruction[];
-
-/** The i32 slots the function writes, by index (byte offset / 4). */
-export const HEAD_SLOTS = {
-  typeStart: 0,
-  typeEnd: 1,
-  idEnd: 2,
-  hash: 3,
-  parentStart: 4,
-  parentEnd: 5,
-  roleStart: 6,
-  roleEnd: 7,
-} as const;
-
-/** `parentStart` for `parentId: null`. */
-export const HEAD_PARENT_NULL = -1;
-/** `parentStart` when the parent id has the same bytes as the previous line's id. */
-export const HEAD_PARENT_PREVIOUS = -2;
 
 const [START, END, PREV_START, PREV_END, P, C, TYPE_START, TYPE_END, ID_END, HASH, Q] = [
   0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,

@@ -1,6 +1,6 @@
 import type { StoredEntryRecord } from "../session-storage";
-import { assembleWasmModule } from "./assemble-wasm-module";
-import { entryHeadProgram, HEAD_PARENT_NULL, HEAD_PARENT_PREVIOUS, HEAD_SLOTS } from "./entry-head-program";
+import { HEAD_PARENT_NULL, HEAD_PARENT_PREVIOUS, HEAD_SLOTS } from "./entry-head-slots";
+import { entryHeadWasm } from "./entry-head-wasm";
 import { ascii, cachedAscii, type PreviousId } from "./extract-entry-record";
 
 /** Where the chunk bytes start in the module's memory (the result slots are at 0). */
@@ -23,8 +23,9 @@ let compiled: object | undefined;
 /**
  * The load scan's record extraction in WebAssembly (`entryHeadProgram`): a chunk buffer that lives
  * in the module's memory ({@link WasmEntryScanner.chunk}) and {@link WasmEntryScanner.extract}, which
- * gives for lines of that buffer exactly what `scanEntryRecord` gives. The module is assembled and
- * compiled once per process, when a first large file is scanned (a small one never needs it).
+ * gives for lines of that buffer exactly what `scanEntryRecord` gives. The module (kept assembled in
+ * entry-head-wasm.ts) is compiled once per process, when a first large file is scanned (a small one
+ * never needs it).
  */
 export class WasmEntryScanner {
   private readonly memory: WasmMemory;
@@ -34,7 +35,7 @@ export class WasmEntryScanner {
 
   /** A scanner whose chunk buffer holds up to `capacity` bytes. */
   constructor(readonly capacity: number) {
-    compiled ??= new wasmApi.Module(assembleWasmModule({ name: "head", pages: 1, ...entryHeadProgram }));
+    compiled ??= new wasmApi.Module(Buffer.from(entryHeadWasm, "base64"));
     const exports = new wasmApi.Instance(compiled).exports as {
       head: WasmEntryScanner["head"];
       memory: WasmMemory;
