@@ -52,4 +52,42 @@ describe("scanSessionFile", () => {
     expect(table.size).toBe(200);
     expect(table.parentIndex()[199]).toBe(198);
   });
+
+  it("hands back kept bytes in a buffer of their own: a later scan by the same scanner leaves them as read", () => {
+    const line = (id: string, parent: string | null) =>
+      JSON.stringify({ type: "custom", id, parentId: parent, timestamp: "t", customType: "x" });
+    const head = JSON.stringify({ type: "session", version: 3, id: "s", timestamp: "t", cwd: "/w" });
+    const first = path.join(dir, "kept-1.jsonl");
+    const second = path.join(dir, "kept-2.jsonl");
+    fs.writeFileSync(first, `${head}\n${line("a1", null)}\n${line("a2", "a1")}\n`);
+    fs.writeFileSync(second, `${line("b1", null)}\n${line("b2", "b1")}\n`); // shorter than the first
+    const table = new RecordTable();
+    const scanner = new LineScanner(first, table, { small: false }); // the large-file scan
+    const scan = (file: string, keepBytes: number) => {
+      const fd = fs.openSync(file, "r");
+      try {
+        return scanSessionFile(
+          nodeStorageFs,
+          fd,
+          scanner,
+          0,
+          fs.fstatSync(fd).size,
+          1024,
+          undefined,
+          3000,
+          keepBytes,
+        );
+      } finally {
+        fs.closeSync(fd);
+      }
+    };
+    const kept = scan(first, 1024).bytes;
+    expect(kept).toBeDefined();
+    const text = () => kept?.buf.toString("utf8", 0, kept.length);
+    expect(text()).toBe(fs.readFileSync(first, "utf8"));
+    scan(second, 0);
+    scan(second, 0);
+    expect(text()).toBe(fs.readFileSync(first, "utf8"));
+    expect(table.records.map((r) => r.id)).toEqual(["a1", "a2", "b1", "b2", "b1", "b2"]);
+  });
 });

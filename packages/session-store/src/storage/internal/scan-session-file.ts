@@ -42,8 +42,27 @@ export function scanSessionFile(
   sampleBytes = SAMPLE_BYTES,
   keepBytes = 0,
 ): FileScanResult {
+  try {
+    return scanRange(fs, fd, scanner, from, size, chunkBytes, afterSample, sampleBytes, keepBytes);
+  } finally {
+    scanner.releaseChunkBuffer();
+  }
+}
+
+function scanRange(
+  fs: StorageFs,
+  fd: number,
+  scanner: LineScanner,
+  from: number,
+  size: number,
+  chunkBytes: number,
+  afterSample: (() => void) | undefined,
+  sampleBytes: number,
+  keepBytes: number,
+): FileScanResult {
   const range = Math.max(size - from, 1);
-  let buf = scanner.chunkBuffer(range <= keepBytes ? range : Math.min(chunkBytes, range));
+  const keep = range <= keepBytes;
+  let buf = scanner.chunkBuffer(keep ? range : Math.min(chunkBytes, range), keep);
   let pos = from;
   while (pos < size) {
     const want = Math.min(buf.length, size - pos);
