@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { header, tempDir } from "../__fixtures__/storage-fixtures";
 import { type PreviousId, recordFromEntry, scanEntryRecord } from "./extract-entry-record";
 import { IdIndex } from "./id-index";
@@ -55,10 +55,16 @@ const TRICKY_LINES: string[] = [
 
 /** `WasmEntryScanner.extract` on a copy of `buf` in the scanner's memory (same offsets). */
 function wasmExtract(buf: Buffer, start: number, end: number, previous?: PreviousId) {
-  const scanner = new WasmEntryScanner(buf.length);
+  const scanner = wasmScanner(buf.length);
   const chunk = scanner.chunk();
   buf.copy(chunk);
   return scanner.extract(chunk, start, end, previous ?? newPrevious());
+}
+
+function wasmScanner(capacity: number): WasmEntryScanner {
+  const scanner = WasmEntryScanner.create(capacity);
+  if (scanner === undefined) throw new Error("WebAssembly is available under Node: create must succeed");
+  return scanner;
 }
 
 function newPrevious(): PreviousId {
@@ -116,7 +122,7 @@ describe.each([
 describe("WasmEntryScanner", () => {
   it("hashes each id as IdIndex.hash does, and shares the previous id's string for a chained parent", () => {
     const text = TRICKY_LINES.join("\n");
-    const scanner = new WasmEntryScanner(Buffer.byteLength(text));
+    const scanner = wasmScanner(Buffer.byteLength(text));
     const chunk = scanner.chunk();
     chunk.write(text);
     const previous = newPrevious();
@@ -138,6 +144,29 @@ describe("WasmEntryScanner", () => {
       start += length + 1;
     }
     expect(chained).toBeGreaterThan(0);
+  });
+
+  it("leaves a large scan to the JavaScript loop where WebAssembly is missing (node --jitless), same records", () => {
+    const text = `${JSON.stringify(header())}\n${TRICKY_LINES.slice(0, -1).join("\n")}\n`;
+    const length = Buffer.byteLength(text);
+    const scan = () => {
+      const table = new RecordTable();
+      const scanner = new LineScanner("large.jsonl", table, { small: false });
+      const chunk = scanner.chunkBuffer(length);
+      chunk.write(text);
+      scanner.scanChunk(chunk, length, 0);
+      return table.records;
+    };
+    const withWasm = scan();
+    expect(withWasm.length).toBe(TRICKY_LINES.length - 1);
+    vi.stubGlobal("WebAssembly", undefined);
+    try {
+      expect(WasmEntryScanner.create(1024)).toBeUndefined();
+      expect(scan()).toEqual(withWasm);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(WasmEntryScanner.create(1024)).toBeDefined();
   });
 
   it("gives the load scan of a large file the records JSON.parse gives", () => {

@@ -61,13 +61,16 @@ export class LineScanner {
    * A buffer of `size` bytes to read the next chunk into. For a large scan, the first one (and any
    * later one that fits in it) lives in the memory of a {@link WasmEntryScanner}, whose compiled
    * code then extracts each line's record: the same records as `scanEntryRecord`, without the
-   * JavaScript loop's warm-up. With `keep` (bytes the caller holds on to after the scan), always a
+   * JavaScript loop's warm-up (where WebAssembly is missing, a plain buffer). With `keep` (bytes the caller holds on to after the scan), always a
    * buffer of its own. Call {@link LineScanner.releaseChunkBuffer} when the scan is over.
    */
   chunkBuffer(size: number, keep = false): Buffer {
     if (keep || this.small || size > WASM_CHUNK_LIMIT) return Buffer.allocUnsafe(size);
-    this.wasm ??= new WasmEntryScanner(size);
-    return size <= this.wasm.capacity ? this.wasm.chunk().subarray(0, size) : Buffer.allocUnsafe(size);
+    this.wasm ??= WasmEntryScanner.create(size);
+    const wasm = this.wasm;
+    return wasm !== undefined && size <= wasm.capacity
+      ? wasm.chunk().subarray(0, size)
+      : Buffer.allocUnsafe(size);
   }
 
   /** Lets go of the memory behind {@link LineScanner.chunkBuffer} (the scanner lives on with the store). */

@@ -16,9 +16,10 @@ interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object) => { exports: Record<string, unknown> };
 }
-const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 let compiled: object | undefined;
+/** Set when WebAssembly turned out missing or failing in this process (e.g. `node --jitless`). */
+let unavailable = false;
 
 /**
  * The load scan's record extraction in WebAssembly (`entryHeadProgram`): a chunk buffer that lives
@@ -33,10 +34,28 @@ export class WasmEntryScanner {
   private readonly slots: Int32Array;
   private readonly bytes: Buffer;
 
-  /** A scanner whose chunk buffer holds up to `capacity` bytes. */
-  constructor(readonly capacity: number) {
-    compiled ??= new wasmApi.Module(Buffer.from(entryHeadWasm, "base64"));
-    const exports = new wasmApi.Instance(compiled).exports as {
+  /**
+   * A scanner whose chunk buffer holds up to `capacity` bytes, or `undefined` where WebAssembly is
+   * not available (`node --jitless` has none) or cannot be instantiated: the caller then uses the
+   * JavaScript loop, which gives the same records.
+   */
+  static create(capacity: number): WasmEntryScanner | undefined {
+    const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+    if (unavailable || api === undefined) return undefined;
+    try {
+      return new WasmEntryScanner(api, capacity);
+    } catch {
+      unavailable = true;
+      return undefined;
+    }
+  }
+
+  private constructor(
+    api: WasmApi,
+    readonly capacity: number,
+  ) {
+    compiled ??= new api.Module(Buffer.from(entryHeadWasm, "base64"));
+    const exports = new api.Instance(compiled).exports as {
       head: WasmEntryScanner["head"];
       memory: WasmMemory;
     };
