@@ -1,6 +1,6 @@
 /**
  * Writes apps/cli/src/tree/json-scan-wasm.ts: the JSON line scanner's WebAssembly module, assembled
- * from its program (json-scan-program.ts) by assemble-wasm-module.ts, as base64. Run from the repo
+ * from its program (json-scan-program.ts) by scripts/wasm/assemble-wasm-module.ts, as base64. Run from the repo
  * root after changing either: `pnpm exec tsx apps/cli/scripts/write-json-scan-wasm.ts`.
  * json-scan-wasm.test.ts fails while the file is not what this writes.
  */

@@ -1,4 +1,4 @@
-import { assembleWasmModule } from "./assemble-wasm-module";
+import { assembleWasmModule } from "../../../../scripts/wasm/assemble-wasm-module";
 import { jsonScanProgram } from "./json-scan-program";
 
 /** Pages of memory the scanner starts with (it grows for long lines). */

@@ -1,4 +1,4 @@
-import type { WasmInstruction } from "./assemble-wasm-module";
+import type { WasmInstruction } from "../../../../scripts/wasm/assemble-wasm-module";
 import { jsonScanFlags } from "./json-scan-flags";
 
 type Body = WasmInstruction[];

@@ -1,4 +1,4 @@
-import { assembleWasmModule } from "./assemble-wasm-module";
+import { assembleWasmModule } from "../../../../../scripts/wasm/assemble-wasm-module";
 import { entryHeadProgram } from "./entry-head-program";
 
 /**

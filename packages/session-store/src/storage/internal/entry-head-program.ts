@@ -1,4 +1,4 @@
-import type { WasmInstruction } from "./assemble-wasm-module";
+import type { WasmInstruction } from "../../../../../scripts/wasm/assemble-wasm-module";
 import { HEAD_PARENT_NULL, HEAD_PARENT_PREVIOUS, HEAD_SLOTS } from "./entry-head-slots";
 
 /*

@@ -1,3 +1,11 @@
+/*
+ * The repository's WebAssembly assembler, used at build time only: the CLI's JSON well-formedness
+ * scanner (apps/cli/src/tree/json-scan-program.ts) and the session store's entry-head scanner
+ * (packages/session-store/src/storage/internal/entry-head-program.ts) are written as instruction lists
+ * and assembled by it into the base64 modules their packages ship (json-scan-wasm.ts,
+ * entry-head-wasm.ts); each package's drift test re-assembles and compares. No package imports it at
+ * run time, so it lives here, once, rather than in either package.
+ */
 /**
  * A WebAssembly instruction of {@link assembleWasmModule}'s function body: a mnemonic, or a mnemonic
  * with its immediate: a local index, a constant, a memory access's offset; for `block`, `loop` and
@@ -37,8 +45,10 @@ const OPCODES: Readonly<Record<string, number>> = {
   "i32.ctz": 0x68,
   "i32.add": 0x6a,
   "i32.sub": 0x6b,
+  "i32.mul": 0x6c,
   "i32.and": 0x71,
   "i32.or": 0x72,
+  "i32.xor": 0x73,
   "i32.shl": 0x74,
 };
 
