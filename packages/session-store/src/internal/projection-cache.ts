@@ -45,7 +45,7 @@ export class ProjectionCache {
     if (this.pending.length > 0) this.applyPending();
     if (this.leaf !== leaf) this.recompute(leaf);
     if (!this.snapshot) {
-      this.messages ??= this.projected.flatMap((entry) => entry.messages);
+      this.messages ??= flattenMessages(this.projected);
       this.snapshot = {
         entries: this.projected.slice(),
         messages: this.messages.slice(),
@@ -142,27 +142,32 @@ export class ProjectionCache {
     this.leaf = leaf;
     this.snapshot = undefined;
     const scan = scanPath(this.table, leaf, knownSettings === undefined);
-    const indices = scan.context;
     const materialized = new Map<number, SessionEntry>();
-    const contextEntries: SessionEntry[] = [];
-    for (const index of indices) {
-      const entry = scan.read.get(index) ?? this.table.entry(index);
+    const edits = new Map<string, ContextEditEntry>();
+    const projected: ProjectedSessionEntry[] = [];
+    // One pass in context order (the order entries are read and their problems reported): each entry
+    // is projected as if unedited; the few that a context edit targets are projected again below.
+    for (const index of scan.context) {
+      const sourceEntry = scan.read.get(index) ?? this.table.entry(index);
       // An entry that failed validation (reported when read) is left out of the projection.
       if (this.table.isInvalid(index)) continue;
-      materialized.set(index, entry);
-      contextEntries.push(entry);
+      materialized.set(index, sourceEntry);
+      if (sourceEntry.type === "context_edit") edits.set(sourceEntry.targetId, sourceEntry);
+      const messages =
+        sourceEntry.type === "compaction" && projected.length > 0 ? [] : projectContextEntry(sourceEntry);
+      projected.push({ sourceEntry, messages });
     }
     if (this.pinEntries) this.table.pin(materialized);
-    this.edits = new Map();
-    for (const entry of contextEntries)
-      if (entry.type === "context_edit") this.edits.set(entry.targetId, entry);
-    this.projected = contextEntries.map((sourceEntry, position) => ({
-      sourceEntry,
-      messages:
-        sourceEntry.type === "compaction" && position > 0
-          ? []
-          : projectContextEntry(sourceEntry, this.edits.get(sourceEntry.id)),
-    }));
+    if (edits.size > 0) {
+      for (let position = 0; position < projected.length; position++) {
+        const { sourceEntry } = projected[position] as ProjectedSessionEntry;
+        const edit = edits.get(sourceEntry.id);
+        if (edit === undefined || (sourceEntry.type === "compaction" && position > 0)) continue;
+        projected[position] = { sourceEntry, messages: projectContextEntry(sourceEntry, edit) };
+      }
+    }
+    this.edits = edits;
+    this.projected = projected;
     this.messages = undefined;
     this.settings = knownSettings ?? (scan.settings as SessionContextSettings);
   }
@@ -172,4 +177,11 @@ export class ProjectionCache {
     const first = this.projected[0]?.sourceEntry;
     return first?.type === "compaction" ? first : undefined;
   }
+}
+
+/** The messages of every projected entry, in order (one level of flattening). */
+function flattenMessages(projected: readonly ProjectedSessionEntry[]): AgentMessage[] {
+  const messages: AgentMessage[] = [];
+  for (const entry of projected) for (const message of entry.messages) messages.push(message);
+  return messages;
 }
