@@ -124,6 +124,39 @@ describe("write failures", () => {
     storage.close();
   });
 
+  it("report a one-entry append (the common case, written without the batch bookkeeping) as a batch: the entry's line, or the line after it for the fsync", () => {
+    const io = instrumentedFs();
+    const path = tmp.file();
+    const storage = createJsonlStorage(path, { durability: "always", fs: io.fs });
+    storage.load();
+    storage.append([header(), message("a", null)]);
+    const before = readFileSync(path);
+
+    io.failWrite("partial-then-throw");
+    const writeError = thrown(() => storage.append([message("b", "a")]));
+    expect(writeError.code).toBe("SESSION_WRITE_FAILED");
+    expect(writeError.line).toBe(3);
+    expect(writeError.message).toMatch(
+      new RegExp(
+        `^${escapeRegExp(path)}:3: writing entry b failed \\(.*ENOSPC.*\\)\\. The file was cut back to its previous ${before.length} bytes`,
+      ),
+    );
+    expect(readFileSync(path).equals(before)).toBe(true);
+
+    io.failWrite("none");
+    io.failFsync(true);
+    const fsyncError = thrown(() => storage.append([message("b", "a")]));
+    expect(fsyncError.line).toBe(4);
+    expect(fsyncError.message).toContain(`${path}:4: writing the fsync failed`);
+    expect(readFileSync(path).equals(before)).toBe(true);
+
+    io.failFsync(false);
+    storage.append([message("b", "a")]); // the records were rolled back: b lands at index 1, line 3
+    expect(storage.readEntry(1)).toEqual(message("b", "a"));
+    expect(storage.lineOf(1)).toBe(3);
+    storage.close();
+  });
+
   it("disable writing when the file cannot be cut back; a reopen quarantines the torn line and keeps the rest", () => {
     const io = instrumentedFs();
     const path = tmp.file();
@@ -149,3 +182,7 @@ describe("write failures", () => {
     expect(readFileSync(path, "utf8")).toBe(jsonl(header(), message("a", null), message("b", "a")));
   });
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

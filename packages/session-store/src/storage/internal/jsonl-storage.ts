@@ -13,12 +13,12 @@ import { openSessionFile } from "./open-session-file";
 import { EntryReadWindow, readEntryLine, readLineBytes } from "./read-entry-line";
 import { RecordTable } from "./record-table";
 import { rewriteSessionFile } from "./rewrite-session-file";
-import { serializeEntries } from "./serialize-entries";
+import { serializeEntries, serializeEntry } from "./serialize-entries";
 import { acquireSessionLock, type SessionLock } from "./session-lock";
 import { removeSidecarIndex, sidecarIndexPath, writeSidecarIndex, writeSidecarMarker } from "./sidecar-index";
 import { nodeStorageFs, type StorageFs } from "./storage-fs";
 import { SyncPolicy } from "./sync-policy";
-import { writeLines } from "./write-lines";
+import { writeLine, writeLines } from "./write-lines";
 
 /** The JSONL file backend. See `createJsonlStorage` for the contract. */
 export class JsonlStorage implements JsonlSessionStorage {
@@ -143,6 +143,10 @@ export class JsonlStorage implements JsonlSessionStorage {
     this.assertWritable();
     if (entries.length === 0) return;
     this.window.clear();
+    if (entries.length === 1 && this.scanner.header !== undefined) {
+      this.appendOne(entries[0] as Record<string, unknown>);
+      return;
+    }
     const { header, lines } = serializeEntries(entries, this.scanner.header === undefined, this.path);
     const fd = this.ensureAppendFd();
     this.guard.check(fd, this.fileSize, this.readFd);
@@ -163,6 +167,22 @@ export class JsonlStorage implements JsonlSessionStorage {
     this.fileSize = result.size;
     this.scanner.lineNo += result.linesWritten;
     this.counters.linesWritten += result.linesWritten;
+  }
+
+  /** {@link append} of one entry after the header: what a live session does on every append. */
+  private appendOne(entry: Record<string, unknown>): void {
+    const line = serializeEntry(entry, this.path, 0);
+    const fd = this.ensureAppendFd();
+    this.guard.check(fd, this.fileSize, this.readFd);
+    const lineNo = this.scanner.lineNo + 1;
+    const result = writeLine(this.fs, this.path, fd, this.fileSize, lineNo, line, this.table, this.sync_);
+    if (typeof result !== "number") {
+      if (result.brokenReason !== undefined) this.brokenReason = result.brokenReason;
+      throw result.error;
+    }
+    this.fileSize = result;
+    this.scanner.lineNo = lineNo;
+    this.counters.linesWritten++;
   }
 
   rewrite(

@@ -37,19 +37,25 @@ export function serializeEntries(
     rest = entries.slice(1);
   }
   const lines: SerializedLine[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const entry = rest[i] as Record<string, unknown>;
-    const record = recordFromEntry(entry);
-    if (!record) {
-      throw new SessionStorageError(
-        "SESSION_ENTRY_INVALID",
-        `Entry ${i} given to append for ${path} is not an object with a string \`type\`. Nothing was written.`,
-        { path },
-      );
-    }
-    lines.push({ json: toJson(entry, path, i, record.id), record });
-  }
+  for (let i = 0; i < rest.length; i++)
+    lines.push(serializeEntry(rest[i] as Record<string, unknown>, path, i));
   return { header, lines };
+}
+
+/**
+ * One entry of {@link serializeEntries} (`index`: its position among the entries, for messages).
+ * Throws `SESSION_ENTRY_INVALID` as `serializeEntries` does; never mutates.
+ */
+export function serializeEntry(entry: Record<string, unknown>, path: string, index: number): SerializedLine {
+  const record = recordFromEntry(entry);
+  if (!record) {
+    throw new SessionStorageError(
+      "SESSION_ENTRY_INVALID",
+      `Entry ${index} given to append for ${path} is not an object with a string \`type\`. Nothing was written.`,
+      { path },
+    );
+  }
+  return { json: toJson(entry, path, index, record.id), record };
 }
 
 function describeFirst(first: Record<string, unknown> | undefined): string {

@@ -64,30 +64,75 @@ export function writeLines(input: WriteLinesInput): WriteLinesResult {
         : record === undefined
           ? "the fsync"
           : `entry ${record.id ?? `of type ${record.type}`}`;
-    table.truncate(recordsBefore);
-    try {
-      fs.ftruncateSync(fd, size);
-    } catch (truncateError) {
-      const reason = `cutting ${path} back to ${size} bytes failed: ${String(truncateError)}`;
-      return {
-        size,
-        linesWritten: 0,
-        brokenReason: reason,
-        error: new SessionStorageError(
-          "SESSION_WRITE_FAILED",
-          `${path}: writing ${what} failed (${String(cause)}) and ${reason}. Earlier entries are intact; reopen the session to quarantine the torn last line.`,
-          { path, line: lineNo, cause },
-        ),
-      };
-    }
+    return cutBack(fs, path, fd, size, table, recordsBefore, lineNo, what, cause);
+  }
+}
+
+/**
+ * {@link writeLines} for one entry line and no header, the append of a live session: the same write,
+ * record, durability policy and all-or-nothing failure, without the batch's bookkeeping. Returns the
+ * new file size, or the failure as `writeLines` reports it (the file cut back). Never throws.
+ */
+export function writeLine(
+  fs: StorageFs,
+  path: string,
+  fd: number,
+  size: number,
+  lineNo: number,
+  line: SerializedLine,
+  table: RecordTable,
+  sync: SyncPolicy,
+): number | WriteLinesResult {
+  const recordsBefore = table.size;
+  let written = false;
+  try {
+    const bytes = writeJsonLine(fs, fd, line.json);
+    table.push(line.record, size, bytes - 1, lineNo);
+    written = true;
+    sync.afterWrite(fd);
+    return size + bytes;
+  } catch (cause) {
+    const { record } = line;
+    const what = written ? "the fsync" : `entry ${record.id ?? `of type ${record.type}`}`;
+    return cutBack(fs, path, fd, size, table, recordsBefore, written ? lineNo + 1 : lineNo, what, cause);
+  }
+}
+
+/** After a failed write: drops the new records and truncates the file back to `size`. */
+function cutBack(
+  fs: StorageFs,
+  path: string,
+  fd: number,
+  size: number,
+  table: RecordTable,
+  recordsBefore: number,
+  lineNo: number,
+  what: string,
+  cause: unknown,
+): WriteLinesResult {
+  table.truncate(recordsBefore);
+  try {
+    fs.ftruncateSync(fd, size);
+  } catch (truncateError) {
+    const reason = `cutting ${path} back to ${size} bytes failed: ${String(truncateError)}`;
     return {
       size,
       linesWritten: 0,
+      brokenReason: reason,
       error: new SessionStorageError(
         "SESSION_WRITE_FAILED",
-        `${path}:${lineNo}: writing ${what} failed (${String(cause)}). The file was cut back to its previous ${size} bytes: nothing of this append was kept.`,
+        `${path}: writing ${what} failed (${String(cause)}) and ${reason}. Earlier entries are intact; reopen the session to quarantine the torn last line.`,
         { path, line: lineNo, cause },
       ),
     };
   }
+  return {
+    size,
+    linesWritten: 0,
+    error: new SessionStorageError(
+      "SESSION_WRITE_FAILED",
+      `${path}:${lineNo}: writing ${what} failed (${String(cause)}). The file was cut back to its previous ${size} bytes: nothing of this append was kept.`,
+      { path, line: lineNo, cause },
+    ),
+  };
 }
