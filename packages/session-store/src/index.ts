@@ -66,6 +66,7 @@ export type {
   CustomMessageInput,
   UsageInput,
 } from "./session-store-inputs";
+export type { SessionTreeLinks } from "./session-tree-links";
 export { createJsonlStorage } from "./storage/create-jsonl-storage";
 export type { MemorySessionStorage, MemoryStorageOptions } from "./storage/create-memory-storage";
 export { createMemoryStorage } from "./storage/create-memory-storage";

@@ -6,6 +6,7 @@ import { createSessionHeader } from "./internal/create-session-header";
 import type { EntryProblem, EntryTable } from "./internal/entry-table";
 import { LabelIndex, type ResolvedLabel } from "./internal/label-index";
 import { walkToContextStart, walkToRoot } from "./internal/lazy-path";
+import { linkTreeShape } from "./internal/link-tree-shape";
 import { loadSession } from "./internal/load-session";
 import { nextProjectionFetch } from "./internal/next-projection-fetch";
 import { ProjectionCache } from "./internal/projection-cache";
@@ -15,6 +16,7 @@ import type { SessionEntry, SessionHeader, SessionInfoEntry } from "./session-en
 import type { SessionIssue } from "./session-issue";
 import { SessionStoreError } from "./session-store-error";
 import type { SessionStoreOptions } from "./session-store-options";
+import type { SessionTreeLinks } from "./session-tree-links";
 import type { SessionStorage } from "./storage/session-storage";
 
 /**
@@ -241,6 +243,34 @@ export class SessionView {
    */
   getTreeShape(): SessionTreeShapeNode[] {
     return this.tolerateCorruptLines(() => buildTreeShape(this.table, this.labels.all()));
+  }
+
+  /**
+   * The forest of {@link getTreeShape} (same entries, same order, same labels, the same entries read
+   * to order forks) as links between entry numbers instead of node objects, with each entry's id,
+   * label and line bytes (see `SessionTreeLinks`): for going through a large session with little
+   * memory per entry. `undefined` when entries repeat or lack ids or parent links loop (a damaged or
+   * version-1 file): use {@link getTreeShape}, which arranges those. The links are a snapshot: an
+   * append or a line found corrupt later does not change them.
+   */
+  getTreeLinks(): SessionTreeLinks | undefined {
+    return this.tolerateCorruptLines(() => {
+      // Labels first, then the forks' entries: read in the order `getTreeShape` reads them.
+      const labels = this.labels.all();
+      const links = linkTreeShape(this.table);
+      if (links === undefined) return undefined;
+      const { table, storage } = this;
+      const leaf = this.leaf >= 0 && !table.isHidden(this.leaf) ? this.leaf : -1;
+      return {
+        ...links,
+        leaf,
+        id: (entry) => table.record(entry).id as string,
+        label: (entry) =>
+          labels.size === 0 ? undefined : labels.get(table.record(entry).id as string)?.label,
+        line: (entry) =>
+          table.isLoaded(entry) && !table.isHidden(entry) ? storage.readEntryLine?.(entry) : undefined,
+      };
+    });
   }
 
   /** The label of an entry (labels are session-wide: the latest label entry in file order wins). */

@@ -5,7 +5,7 @@ import { waitForDrain } from "../process/wait-for-drain";
 import { refuseDamagedSession } from "../sessions/open-session-file";
 import { openSessionLocation } from "../sessions/open-session-location";
 import { EntryLineDescriber } from "../tree/describe-entry-line";
-import { sessionTreeShapeRows } from "../tree/session-tree-rows";
+import { sessionTreeLinkRows, sessionTreeShapeRows } from "../tree/session-tree-rows";
 import type { TreeInput } from "../usage/tree-usage";
 
 /** Sessions of at least this many entries have their message rows made from the lines' bytes. */
@@ -13,7 +13,8 @@ const LINE_ROWS_FROM = 10_000;
 
 /**
  * `arbor tree <session.jsonl>`: the whole tree as text. Read-only. Opens lazily, arranges the tree
- * from the light records (`getTreeShape`), then reads every entry once, one at a time, as its row is
+ * from the light records (`getTreeLinks`, else `getTreeShape` for a session with repeated ids or
+ * parent loops), then reads every entry once, one at a time, as its row is
  * made, none kept, refusing the file when a problem is found. In a session of 10,000 entries or more, a
  * user, assistant or tool result message of the usual shape is described from its line's bytes (`getEntryLine`, `EntryLineDescriber`): the
  * line is checked to be well-formed JSON and only the fields the row shows are decoded, so the rest of
@@ -55,16 +56,31 @@ export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<num
     // checked in full. A smaller session is read in full: there the describer's code would not be
     // warm (compiled) before the end, and parsing costs less than that.
     const lines = store.getEntryCount() >= LINE_ROWS_FROM ? new EntryLineDescriber() : undefined;
-    const rows = sessionTreeShapeRows(
-      store.getTreeShape(),
-      { leafId: store.leafId, width },
-      (id) => store.getEntry(id),
-      lines &&
-        ((id, room) => {
-          const line = store.getEntryLine(id);
-          return line === undefined ? undefined : lines.describe(line, id, room);
-        }),
-    );
+    // The forest as links between entry numbers (no object per entry) when the session allows it
+    // (unique ids, no parent loop); else as node objects, which arrange those cases.
+    const links = store.getTreeLinks();
+    const options = { leafId: store.leafId, width };
+    const rows = links
+      ? sessionTreeLinkRows(
+          links,
+          options,
+          (entry) => store.getEntry(links.id(entry)),
+          lines &&
+            ((entry, room) => {
+              const line = links.line(entry);
+              return line === undefined ? undefined : lines.describe(line, links.id(entry), room);
+            }),
+        )
+      : sessionTreeShapeRows(
+          store.getTreeShape(),
+          options,
+          (id) => store.getEntry(id),
+          lines &&
+            ((id, room) => {
+              const line = store.getEntryLine(id);
+              return line === undefined ? undefined : lines.describe(line, id, room);
+            }),
+        );
     for (const row of rows) {
       // Once a problem is found the command will fail: read on (to name the first damaged line in
       // the file), but hold and write no more rows.

@@ -1,4 +1,9 @@
-import type { SessionEntry, SessionTreeNode, SessionTreeShapeNode } from "@arbor/session-store";
+import type {
+  SessionEntry,
+  SessionTreeLinks,
+  SessionTreeNode,
+  SessionTreeShapeNode,
+} from "@arbor/session-store";
 import { sanitizeTerminalText } from "../format/sanitize-terminal-text";
 import { describeEntry, type EntryDescription } from "./describe-entry";
 
@@ -116,6 +121,39 @@ function nodesToLeaf<N extends RowNode<N>>(
 }
 
 /**
+ * The row of one entry: its description (`describe`, else `describeEntry` of `read`, nothing when
+ * that gives no entry), after `lead`, with the label and leaf marker after it.
+ */
+function makeRow(
+  lead: string,
+  id: string,
+  labelText: string | undefined,
+  isLeaf: boolean,
+  width: number,
+  describe: (room: number) => EntryDescription | undefined,
+  read: () => SessionEntry | undefined,
+): SessionTreeRow | undefined {
+  // The row's room depends only on the id (the leaf marker) and the label, known before reading.
+  const label = labelText ? `[${inline(labelText)}]` : "";
+  const leaf = isLeaf ? "← leaf" : "";
+  const suffix = label && leaf ? `  ${label} ${leaf}` : label || leaf ? `  ${label}${leaf}` : "";
+  const room = Math.max(20, width - lead.length - 24 - suffix.length);
+  let description = describe(room);
+  // What `describe` gives is already inert and on one line (see `sessionTreeShapeRows`).
+  const inert = description !== undefined;
+  if (description === undefined) {
+    const entry = read();
+    if (entry !== undefined) description = describeEntry(entry, room);
+  }
+  if (description === undefined) return undefined;
+  const { kind, text } = description;
+  return {
+    id,
+    text: `${lead}${inline(id).padEnd(8)} ${inline(kind).padEnd(12)} ${inert ? text : inline(text)}${suffix}`.trimEnd(),
+  };
+}
+
+/**
  * Makes the rows in display order, one at a time. At a fork, the line goes on at the fork's column
  * with one child (the child towards the leaf, else the newest); the other children are side branches,
  * drawn first (oldest first), each behind `├─ ` with a `│` rail down to where the line goes on. So a
@@ -152,31 +190,96 @@ function* treeRows<N extends RowNode<N>>(
     const { rest } = frame;
     // A chain of single children goes on at the same column: followed here without a frame each.
     for (let node: N | undefined = frame.node, lead = frame.lead; node !== undefined; lead = rest) {
-      const id = idOf(node);
-      // The row's room depends only on the id (the leaf marker) and the label, known before reading.
-      const label = node.label ? `[${inline(node.label)}]` : "";
-      const leaf = id === options.leafId ? "← leaf" : "";
-      const suffix = label && leaf ? `  ${label} ${leaf}` : label || leaf ? `  ${label}${leaf}` : "";
-      const room = Math.max(20, options.width - lead.length - 24 - suffix.length);
-      let description = describe?.(id, room);
-      // What `describe` gives is already inert and on one line (see `sessionTreeShapeRows`).
-      const inert = description !== undefined;
-      if (description === undefined) {
-        const entry = entryOf(node);
-        if (entry !== undefined) description = describeEntry(entry, room);
-      }
-      if (description !== undefined) {
-        const { kind, text } = description;
-        yield {
-          id,
-          text: `${lead}${inline(id).padEnd(8)} ${inline(kind).padEnd(12)} ${inert ? text : inline(text)}${suffix}`.trimEnd(),
-        };
-      }
+      const current = node;
+      const id = idOf(current);
+      const row = makeRow(
+        lead,
+        id,
+        current.label,
+        id === options.leafId,
+        options.width,
+        (room) => describe?.(id, room),
+        () => entryOf(current),
+      );
+      if (row !== undefined) yield row;
       const children: readonly N[] = node.children;
       if (children.length !== 1) {
         pushChildren(children, rest);
         node = undefined;
       } else node = children[0];
+    }
+  }
+}
+
+/**
+ * The rows of {@link sessionTreeShapeRows} for the forest's links (`SessionStore.getTreeLinks()`),
+ * made one at a time as the caller iterates, without an object per node: the same rows in the same
+ * order. `read` and `describe` are asked by entry number (`describe` first; `read` when it answers
+ * `undefined`), with the contracts of `sessionTreeShapeRows`. `options.leafId` is not used: the leaf
+ * is the links' own.
+ */
+export function* sessionTreeLinkRows(
+  links: SessionTreeLinks,
+  options: SessionTreeRowOptions,
+  read: (entry: number) => SessionEntry | undefined,
+  describe?: (entry: number, width: number) => EntryDescription | undefined,
+): Generator<SessionTreeRow> {
+  const { firstChild, nextSibling, parent, leaf } = links;
+  // The entries from the leaf up to its root: at a fork, the line goes on towards the leaf.
+  const towardsLeaf = new Uint8Array(firstChild.length);
+  for (let entry = leaf; entry >= 0; entry = parent[entry] as number) towardsLeaf[entry] = 1;
+  // The frames of `treeRows`, as three parallel stacks.
+  const nodes: number[] = [];
+  const leads: string[] = [];
+  const rests: string[] = [];
+  const pushChildren = (children: readonly number[], rest: string) => {
+    if (children.length === 0) return;
+    let main = children.length - 1;
+    if (children.length > 1) {
+      for (let index = 0; index < children.length; index++) {
+        if (towardsLeaf[children[index] as number] === 1) main = index;
+      }
+    }
+    nodes.push(children[main] as number);
+    leads.push(rest);
+    rests.push(rest);
+    if (children.length === 1) return;
+    const branchLead = `${rest}├─ `;
+    const branchRest = `${rest}│  `;
+    for (let index = children.length - 1; index >= 0; index--) {
+      if (index === main) continue;
+      nodes.push(children[index] as number);
+      leads.push(branchLead);
+      rests.push(branchRest);
+    }
+  };
+  const children: number[] = [];
+  pushChildren(links.roots, "");
+  while (nodes.length > 0) {
+    let node = nodes.pop() as number;
+    let lead = leads.pop() as string;
+    const rest = rests.pop() as string;
+    // A chain of single children goes on at the same column: followed here without a frame each.
+    for (; node >= 0; lead = rest) {
+      const entry = node;
+      const row = makeRow(
+        lead,
+        links.id(entry),
+        links.label(entry),
+        entry === leaf,
+        options.width,
+        (room) => describe?.(entry, room),
+        () => read(entry),
+      );
+      if (row !== undefined) yield row;
+      const first = firstChild[entry] as number;
+      if (first >= 0 && nextSibling[first] === -1) node = first;
+      else {
+        children.length = 0;
+        for (let child = first; child >= 0; child = nextSibling[child] as number) children.push(child);
+        pushChildren(children, rest);
+        node = -1;
+      }
     }
   }
 }

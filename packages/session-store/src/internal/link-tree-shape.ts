@@ -1,0 +1,71 @@
+import type { EntryTable } from "./entry-table";
+
+const NONE = -1;
+
+/** The links of a forest (see `SessionTreeLinks`) without the accessors. */
+export interface TreeShapeLinks {
+  roots: number[];
+  firstChild: Int32Array;
+  nextSibling: Int32Array;
+  parent: Int32Array;
+}
+
+/**
+ * The forest of `arrangeTreeShape` over the table's visible entries as typed-array links, no node
+ * objects: the same roots (file order) and the same children, ordered the same way (a fork's children
+ * by their entries' timestamps, oldest first, stable), their timestamps read in the same order (depth
+ * first, as the nodes are made). Returns `undefined`, having linked nothing, when an entry has no id
+ * or shares its id with another entry, or when parent links loop (an entry not reachable from a
+ * root): `buildTreeShape` decides those cases.
+ * Throws what `EntryTable.entry` throws (a corrupt line found while reading a timestamp).
+ */
+export function linkTreeShape(table: EntryTable): TreeShapeLinks | undefined {
+  const size = table.size;
+  const firstChild = new Int32Array(size).fill(NONE);
+  const lastChild = new Int32Array(size).fill(NONE);
+  const nextSibling = new Int32Array(size).fill(NONE);
+  const parent = new Int32Array(size).fill(NONE);
+  const roots: number[] = [];
+  const seen = new Set<string>();
+  for (let index = 0; index < size; index++) {
+    if (table.isHidden(index)) continue;
+    const id = table.record(index).id;
+    if (id === undefined || seen.size === seen.add(id).size) return undefined;
+    const up = table.parentOf(index);
+    if (up < 0 || up === index || table.isHidden(up)) {
+      roots.push(index);
+      continue;
+    }
+    parent[index] = up;
+    if (firstChild[up] === NONE) firstChild[up] = index;
+    else nextSibling[lastChild[up] as number] = index;
+    lastChild[up] = index;
+  }
+  const timeOf = (index: number): number => new Date(table.entry(index).timestamp).getTime();
+  // Depth first, each entry's children ordered when it is entered, as `arrangeTreeShape` does.
+  let reached = 0;
+  const stack: number[] = [];
+  const children: number[] = [];
+  for (let root = roots.length - 1; root >= 0; root--) stack.push(roots[root] as number);
+  while (stack.length > 0) {
+    const index = stack.pop() as number;
+    reached++;
+    children.length = 0;
+    for (let child = firstChild[index] as number; child !== NONE; child = nextSibling[child] as number) {
+      children.push(child);
+    }
+    if (children.length > 1) {
+      // Each child's time once (reading it may read an entry), not once per comparison.
+      const times = new Map(children.map((child) => [child, timeOf(child)]));
+      children.sort((a, b) => (times.get(a) as number) - (times.get(b) as number));
+      firstChild[index] = children[0] as number;
+      for (let at = 0; at < children.length; at++) {
+        nextSibling[children[at] as number] = (children[at + 1] as number | undefined) ?? NONE;
+      }
+    }
+    for (let at = children.length - 1; at >= 0; at--) stack.push(children[at] as number);
+  }
+  let visible = 0;
+  for (let index = 0; index < size; index++) if (!table.isHidden(index)) visible++;
+  return reached === visible ? { roots, firstChild, nextSibling, parent } : undefined;
+}
