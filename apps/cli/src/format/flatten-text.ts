@@ -1,35 +1,5 @@
+import { flatCharacterKind } from "./flat-character-kind";
 import { sanitizeTerminalText } from "./sanitize-terminal-text";
-
-/**
- * True for the characters JavaScript's `\s` matches that are not control characters: space, tab,
- * newline, and the Unicode spaces (U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F,
- * U+3000, U+FEFF). VT, FF and CR are control characters: text holding them takes the regex path.
- */
-function isPlainSpace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || code === 0x09 || code === 0x0a;
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
-
-/** True for a character `sanitizeTerminalText` removes or starts a sequence with (CR included). */
-function isControl(code: number): boolean {
-  return (
-    (code < 0x20 && code !== 0x09 && code !== 0x0a) ||
-    (code >= 0x7f && code <= 0x9f) ||
-    (code >= 0x202a && code <= 0x202e) ||
-    (code >= 0x2066 && code <= 0x2069)
-  );
-}
 
 /**
  * `text` made one inert line for a listing: escape and control sequences removed (see
@@ -51,11 +21,12 @@ export function flattenText(text: string): string {
     }
     // Printable ASCII, the common case, needs no other test.
     if (code <= 0x20 || code >= 0x7f) {
-      if (isPlainSpace(code)) {
+      const kind = flatCharacterKind(code);
+      if (kind === 1) {
         if (run < 0) run = at;
         continue;
       }
-      if (code < 0x20 || code <= 0x9f || (code >= 0x202a && isControl(code))) return slowFlatten(text);
+      if (kind === 2) return slowFlatten(text);
     }
     if (run < 0) continue;
     // A run other than one space: replace it by one space (none at the start).

@@ -1,23 +1,12 @@
-import { clip, clipPrefix, describeToolCall } from "../format/message-preview";
+import { clip, describeToolCall } from "../format/message-preview";
 import type { EntryDescription } from "./describe-entry";
+import { FlatClip } from "./flat-clip";
 import { JsonLineReader } from "./json-line-reader";
-
-/**
- * Bytes of a long text decoded first, beyond the preview's width (a few escapes, multi-byte characters
- * and whitespace runs); a preview that needs more reads four times as many, and so on.
- */
-const EXTRA_TEXT_BYTES = 48;
 
 const ENTRY_FIELDS = ["type", "id", "message"] as const;
 const MESSAGE_FIELDS = ["role", "content", "isError", "toolName", "stopReason", "errorMessage"] as const;
 const BLOCK_FIELDS = ["type", "text", "name", "arguments"] as const;
 const ARGUMENT_FIELDS = ["path", "command", "pattern", "query"] as const;
-
-/** Texts to clip: parts, and whether they are the whole text or only a prefix of it. */
-interface Parts {
-  parts: string[];
-  complete: boolean;
-}
 
 /**
  * `describeEntry` of the entry held by a JSON line, read from the line without parsing all of it
@@ -31,28 +20,36 @@ interface Parts {
  */
 export class EntryLineDescriber {
   private readonly reader = new JsonLineReader();
+  private readonly flat = new FlatClip();
+  private readonly argument = new FlatClip();
   private readonly entryFields = ENTRY_FIELDS.map(() => -1);
   private readonly messageFields = MESSAGE_FIELDS.map(() => -1);
   private readonly blockFields = BLOCK_FIELDS.map(() => -1);
   private readonly argumentFields = ARGUMENT_FIELDS.map(() => -1);
+  /** Texts are decoded whole (a text could not be flattened on the way: see `FlatClip`). */
+  private whole = false;
+  /** A text could not be flattened on the way: describe the line again with `whole`. */
+  private failed = false;
 
   /** See the class. `width`: as for `describeEntry`. */
   describe(line: Uint8Array, id: string, width: number): EntryDescription | undefined {
     return this.reader.read(line, (at) => {
-      for (let bytes = width + EXTRA_TEXT_BYTES; ; bytes *= 4) {
-        const described = this.describeAt(at, id, width, bytes);
-        if (described !== null) return described;
-      }
+      this.whole = false;
+      this.failed = false;
+      const described = this.describeAt(at, id, width);
+      if (!this.failed) return described;
+      this.whole = true;
+      return this.describeAt(at, id, width);
     });
   }
 
-  /** `null`: the texts read (`bytes` each) were too short to decide the preview. */
-  private describeAt(
-    at: number,
-    id: string,
-    width: number,
-    bytes: number,
-  ): EntryDescription | null | undefined {
+  /** `flat`'s result, noting whether it failed (see `failed`). */
+  private resultOf(flat: FlatClip): string {
+    if (flat.failed) this.failed = true;
+    return flat.result();
+  }
+
+  private describeAt(at: number, id: string, width: number): EntryDescription | undefined {
     const r = this.reader;
     const [type, entryId, message] = r.fields(at, ENTRY_FIELDS, this.entryFields) as [number, number, number];
     if (type < 0 || !r.isString(type, "message") || entryId < 0 || r.kindOf(entryId) !== 0x22)
@@ -68,64 +65,59 @@ export class EntryLineDescriber {
     ];
     const [role, content] = fields;
     if (role < 0) return undefined;
-    if (r.isString(role, "user")) return this.clipped("user", this.contentParts(content, bytes, []), width);
+    if (r.isString(role, "user")) return this.content("user", content, width, "");
     if (r.isString(role, "toolResult")) {
       const [, , isError, toolName] = fields;
       const failed = isError < 0 ? false : r.parse(isError);
       if (typeof failed !== "boolean" && failed !== null) return undefined;
       if (toolName < 0) return undefined;
-      const head = `${failed ? "✗" : "✓"} ${r.string(toolName)}: `;
-      return this.clipped("toolResult", this.contentParts(content, bytes, [head]), width);
+      return this.content("toolResult", content, width, `${failed ? "✗" : "✓"} ${r.string(toolName)}: `);
     }
-    if (r.isString(role, "assistant")) return this.assistant(fields, width, bytes);
+    if (r.isString(role, "assistant")) return this.assistant(fields, width);
     return undefined;
   }
 
-  /** `clip` of the parts when they are the whole text, else when their prefix decides it; else `null`. */
-  private clipped(kind: string, text: Parts | undefined, width: number): EntryDescription | null | undefined {
-    if (text === undefined) return undefined;
-    const clipped = text.complete ? clip(text.parts, width) : clipPrefix(text.parts, width);
-    return clipped === undefined ? null : { kind, text: clipped };
+  /** Gives `flat` the JSON string at `at`; false when the value is no string. */
+  private addText(flat: FlatClip, at: number): boolean {
+    const r = this.reader;
+    if (r.kindOf(at) !== 0x22) return false;
+    flat.addJson(at + 1, r.endOf(at) - 1);
+    return true;
   }
 
   /**
-   * The parts of `contentParts` (message-preview) after `head`: a string, or the blocks' texts
-   * (`[image]` for an image) between spaces; cut after the first text read only in part.
+   * `clip` of `head` and the text of message content (see `contentParts` in message-preview): a
+   * string, or the blocks' texts (`[image]` for an image) between spaces; blocks are read only until
+   * the preview is decided.
    */
-  private contentParts(content: number, bytes: number, head: string[]): Parts | undefined {
+  private content(kind: string, content: number, width: number, head: string): EntryDescription | undefined {
     const r = this.reader;
-    if (content < 0) return { parts: head, complete: true };
-    const kind = r.kindOf(content);
-    if (kind === 0x22) {
-      const text = r.text(content, bytes);
-      return { parts: [...head, text.text], complete: text.complete };
+    const flat = this.flat.reset(width, r.bytes, this.whole);
+    flat.addString(head);
+    if (content < 0) return { kind, text: this.resultOf(flat) };
+    const contentKind = r.kindOf(content);
+    if (contentKind === 0x22) {
+      this.addText(flat, content);
+      return { kind, text: this.resultOf(flat) };
     }
-    if (kind !== 0x5b) return undefined;
-    const parts = head;
-    const first = parts.length;
+    if (contentKind !== 0x5b) return undefined;
+    let first = true;
     for (const block of r.items(content)) {
-      if (parts.length > first) parts.push(" ");
+      if (flat.full) break;
+      if (!first) flat.addString(" ");
+      first = false;
       if (r.kindOf(block) !== 0x7b) return undefined;
       const [type, text] = r.fields(block, BLOCK_FIELDS, this.blockFields) as [number, number];
       if (type >= 0 && r.isString(type, "text")) {
-        if (text < 0 || r.kindOf(text) === 0x6e) parts.push("");
-        else {
-          const read = r.text(text, bytes);
-          parts.push(read.text);
-          if (!read.complete) return { parts, complete: false };
-        }
-      } else parts.push(type >= 0 && r.isString(type, "image") ? "[image]" : "");
+        if (text >= 0 && r.kindOf(text) !== 0x6e && !this.addText(flat, text)) return undefined;
+      } else if (type >= 0 && r.isString(type, "image")) flat.addString("[image]");
       if (type >= 0 && r.kindOf(type) !== 0x22) return undefined;
     }
-    return { parts, complete: true };
+    return { kind, text: this.resultOf(flat) };
   }
 
   /** The assistant's preview (see `previewMessage`). */
-  private assistant(
-    fields: readonly number[],
-    width: number,
-    bytes: number,
-  ): EntryDescription | null | undefined {
+  private assistant(fields: readonly number[], width: number): EntryDescription | undefined {
     const r = this.reader;
     const [, content, , , stopReason, errorMessage] = fields as [
       number,
@@ -136,8 +128,8 @@ export class EntryLineDescriber {
       number,
     ];
     if (content < 0 || r.kindOf(content) !== 0x5b) return undefined;
-    const texts: string[] = [];
-    let complete = true;
+    const flat = this.flat.reset(width, r.bytes, this.whole);
+    let first = true;
     const calls: string[] = [];
     let thinking = false;
     for (const block of r.items(content)) {
@@ -150,22 +142,17 @@ export class EntryLineDescriber {
       ];
       if (type < 0 || r.kindOf(type) !== 0x22) return undefined;
       if (r.isString(type, "text")) {
-        if (!complete) continue;
-        if (texts.length > 0) texts.push(" ");
-        if (text < 0 || r.kindOf(text) === 0x6e) texts.push("");
-        else {
-          const read = r.text(text, bytes);
-          texts.push(read.text);
-          complete = read.complete;
-        }
+        if (flat.full) continue;
+        if (!first) flat.addString(" ");
+        first = false;
+        if (text >= 0 && r.kindOf(text) !== 0x6e && !this.addText(flat, text)) return undefined;
       } else if (r.isString(type, "toolCall")) {
-        const call = this.toolCall(name, args, bytes);
-        if (call === undefined || call === null) return call;
+        const call = this.toolCall(name, args);
+        if (call === undefined) return undefined;
         calls.push(`→ ${call}`);
       } else if (r.isString(type, "thinking")) thinking = true;
     }
-    const text = complete ? clip(texts, width) : clipPrefix(texts, width);
-    if (text === undefined) return null;
+    const text = this.resultOf(flat);
     let error = "";
     if (stopReason >= 0 && r.isString(stopReason, "error")) {
       if (errorMessage >= 0 && r.kindOf(errorMessage) !== 0x22 && r.kindOf(errorMessage) !== 0x6e)
@@ -177,8 +164,8 @@ export class EntryLineDescriber {
     return { kind: "assistant", text: clip(shown, width) };
   }
 
-  /** `describeToolCall(name, args, 40)`; `null`: its argument was read in part and does not decide. */
-  private toolCall(name: number, args: number, bytes: number): string | null | undefined {
+  /** `describeToolCall(name, args, 40)`, its argument read only as far as the preview needs. */
+  private toolCall(name: number, args: number): string | undefined {
     const r = this.reader;
     if (name < 0 || r.kindOf(name) !== 0x22 || args < 0 || r.kindOf(args) !== 0x7b) return undefined;
     const tool = r.string(name);
@@ -187,10 +174,9 @@ export class EntryLineDescriber {
     if (main === undefined || r.kindOf(main) !== 0x22) {
       return describeToolCall(tool, r.parse(args) as Record<string, unknown>, 40);
     }
-    const shown = r.text(main, bytes);
-    if (shown.complete) return describeToolCall(tool, { path: shown.text }, 40);
     const clippedTool = clip(tool, 40);
-    const clipped = clipPrefix(shown.text, Math.max(8, 40 - clippedTool.length - 2));
-    return clipped === undefined ? null : `${clippedTool}(${clipped})`;
+    const shown = this.argument.reset(Math.max(8, 40 - clippedTool.length - 2), r.bytes, this.whole);
+    this.addText(shown, main);
+    return `${clippedTool}(${this.resultOf(shown)})`;
   }
 }

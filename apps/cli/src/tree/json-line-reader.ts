@@ -1,12 +1,5 @@
 import { JsonLineScanner } from "./json-line-scanner";
 
-/** A string value read from a line: its text, and whether that is the whole string or only a prefix. */
-export interface LineText {
-  text: string;
-  /** `false`: `text` is a prefix of the string (cut at a character, never inside an escape). */
-  complete: boolean;
-}
-
 /** Node's `Buffer` decoders behind `toString` (not in its typings), which the reader calls directly. */
 interface SliceDecoders {
   utf8Slice(start: number, end: number): string;
@@ -20,7 +13,7 @@ const UNUSUAL = Symbol("unusual line");
  * Reads chosen values from one JSON line without parsing all of it: the line is first checked to be
  * well-formed by a {@link JsonLineScanner} (which also records where each value ends), then objects
  * are walked key by key, skipping every value not asked for in one step, and strings are decoded
- * alone, long ones only as a prefix. A position is a byte offset in {@link JsonLineReader.bytes}.
+ * alone (see `FlatClip` for long texts). A position is a byte offset in {@link JsonLineReader.bytes}.
  *
  * Anything unusual (a key with an escape, a key asked for that occurs twice, a value of another kind
  * than asked) makes the accessors throw; {@link JsonLineReader.read} turns that into `undefined`, so
@@ -55,6 +48,11 @@ export class JsonLineReader {
     let c = b[at] as number;
     while (c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a) c = b[++at] as number;
     return at;
+  }
+
+  /** Where the value (or key) at `at` ends (exclusive): for a string, just after its closing quote. */
+  endOf(at: number): number {
+    return this.scanner.endOf(at);
   }
 
   /** The first byte of the value at `at`: `"`, `{`, `[`, `t`, `f`, `n`, or a number's. */
@@ -122,48 +120,13 @@ export class JsonLineReader {
 
   /** The whole string at `at`. Throws (unusual) when the value is no string. */
   string(at: number): string {
-    return this.text(at, Number.POSITIVE_INFINITY).text;
-  }
-
-  /**
-   * The string at `at`, whole when its JSON form is at most `maxBytes` bytes, else a prefix of it
-   * decoded from about that many bytes, cut before a character and never inside an escape. Throws
-   * (unusual) when the value is no string.
-   */
-  text(at: number, maxBytes: number): LineText {
     const b = this.scanner.bytes;
     if (b[at] !== 0x22) throw UNUSUAL;
     const close = this.scanner.endOf(at) - 1;
-    const wide = this.scanner.isWide(at);
-    const escaped = this.scanner.isEscaped(at);
-    let cut = close;
-    if (close - at - 1 > maxBytes) {
-      cut = at + 1 + maxBytes;
-      if (wide) {
-        // Not inside a UTF-8 sequence: before an ASCII byte or a lead byte.
-        for (let back = 0; back < 3 && ((b[cut] as number) & 0xc0) === 0x80; back++) cut--;
-        if (((b[cut] as number) & 0xc0) === 0x80) cut = close;
-      }
-      if (escaped) cut = this.escapeSafe(at + 1, cut);
-    }
     // Buffer's own slice decoders: what `toString(encoding, start, end)` calls after checking them.
     const slices = b as unknown as SliceDecoders;
-    const raw = wide ? slices.utf8Slice(at + 1, cut) : slices.latin1Slice(at + 1, cut);
-    return { text: escaped ? JSON.parse(`"${raw}"`) : raw, complete: cut === close };
-  }
-
-  /** `cut`, or the start of the escape it would split (`from`: the string's first content byte). */
-  private escapeSafe(from: number, cut: number): number {
-    const b = this.scanner.bytes;
-    for (let at = cut - 1; at >= from && at >= cut - 6; at--) {
-      if (b[at] !== 0x5c) continue;
-      let run = 1;
-      while (at - run >= from && b[at - run] === 0x5c) run++;
-      if (run % 2 === 0) return cut;
-      const length = b[at + 1] === 0x75 ? 6 : 2;
-      return at + length > cut ? at : cut;
-    }
-    return cut;
+    const raw = this.scanner.isWide(at) ? slices.utf8Slice(at + 1, close) : slices.latin1Slice(at + 1, close);
+    return this.scanner.isEscaped(at) ? JSON.parse(`"${raw}"`) : raw;
   }
 
   /** The JSON text of the value at `at`, parsed (for a small value read whole). */
