@@ -8,10 +8,19 @@ import { readFully, type StorageFs } from "./storage-fs";
 const WINDOW_BYTES = 1024 * 1024;
 
 /**
+ * Bytes read at once when the window before served fewer than {@link JUMP_HITS} reads: reads that
+ * jump around the file (the children of the forks, ordered by their timestamps) would each read a
+ * whole window and use a line or two of it.
+ */
+const JUMP_BYTES = 64 * 1024;
+const JUMP_HITS = 16;
+
+/**
  * A window of file bytes kept between entry reads, so a projection reading many neighbouring
  * entries costs one read call per window instead of one per entry. The window is filled from the
  * requested line forwards, or backwards (ending at the line) for the first read and when reads go
- * down the file, as a walk from the leaf does.
+ * down the file, as a walk from the leaf does. When the window before served only a few reads, the
+ * next is small: reads that jump around use little of each window.
  * Only bytes that existed when the window was read are held; call {@link EntryReadWindow.clear} when
  * the file may change under it (after an append or a rewrite).
  */
@@ -22,6 +31,8 @@ export class EntryReadWindow {
   /** Valid bytes in `buf`. */
   private length = 0;
   private lastIndex = -1;
+  /** Reads the current window served besides the one it was read for; -1: none read since a clear. */
+  private hits = -1;
 
   /** Holds `buf[0, length)`, the file's bytes from offset `start` as read just now (at load). */
   adopt(buf: Buffer, start: number, length: number): void {
@@ -29,14 +40,17 @@ export class EntryReadWindow {
     this.start = start;
     this.length = length;
     this.lastIndex = -1;
+    this.hits = -1;
   }
 
   /** Forgets the held bytes; with `release`, also lets go of the buffer (on close). */
   clear(release = false): void {
     this.length = 0;
     this.lastIndex = -1;
+    this.hits = -1;
     if (release) this.buf = Buffer.alloc(0);
   }
+
   /** The buffer {@link EntryReadWindow.locate} found the last line in (valid until the next call). */
   get bytes(): Buffer {
     return this.buf;
@@ -50,8 +64,13 @@ export class EntryReadWindow {
     // The first read after a clear is usually the leaf, near the end: read the lines before it too.
     const goingDown = this.lastIndex < 0 || index < this.lastIndex;
     this.lastIndex = index;
-    if (offset >= this.start && offset + size <= this.start + this.length) return offset - this.start;
-    const want = Math.max(WINDOW_BYTES, size);
+    if (offset >= this.start && offset + size <= this.start + this.length) {
+      if (this.hits >= 0) this.hits++;
+      return offset - this.start;
+    }
+    const jumping = this.hits >= 0 && this.hits < JUMP_HITS;
+    const want = Math.max(jumping ? JUMP_BYTES : WINDOW_BYTES, size);
+    this.hits = 0;
     if (this.buf.length < want) this.buf = Buffer.allocUnsafe(want);
     // Reading down the file: end the window at this line so the lines before it come along.
     const from = goingDown ? Math.max(0, offset + size - want) : offset;
