@@ -161,7 +161,14 @@ export class EntryLineDescriber {
     }
     const aborted = stopReason >= 0 && r.isString(stopReason, "aborted") ? "[aborted] " : "";
     const shown = `${error}${aborted}${thinking ? "(thinking) " : ""}${[text, ...calls].filter(Boolean).join(" ")}`;
-    return { kind: "assistant", text: clip(shown, width) };
+    if (error) return { kind: "assistant", text: clip(shown, width) };
+    // Without an error message, every piece is already flat (made by `clip` or `FlatClip`) and they
+    // are joined by single spaces: flattening only trims the space a marker leaves at the end.
+    const line = shown.trimEnd();
+    return {
+      kind: "assistant",
+      text: line.length <= width ? line : `${line.slice(0, Math.max(0, width - 1))}…`,
+    };
   }
 
   /** `describeToolCall(name, args, 40)`, its argument read only as far as the preview needs. */

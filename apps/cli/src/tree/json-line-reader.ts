@@ -1,4 +1,8 @@
 import { JsonLineScanner } from "./json-line-scanner";
+import { jsonScanFlags } from "./json-scan-flags";
+
+/** Both flags of an end word (see `JsonLineScanner.words`). */
+const FLAGS = jsonScanFlags.escaped | jsonScanFlags.wide;
 
 /** Node's `Buffer` decoders behind `toString` (not in its typings), which the reader calls directly. */
 interface SliceDecoders {
@@ -66,21 +70,29 @@ export class JsonLineReader {
    * occurs twice.
    */
   fields(at: number, names: readonly string[], found: number[]): number[] {
-    const b = this.scanner.bytes;
+    const scanner = this.scanner;
+    const b = scanner.bytes;
+    const words = scanner.words;
+    const base = scanner.endsBase;
     if (b[at] !== 0x7b) throw UNUSUAL;
-    found.fill(-1);
+    // A loop: `fill` is a call that costs more than the few stores.
+    for (let index = 0; index < found.length; index++) found[index] = -1;
     let key = this.skipSpace(at + 1);
     if (b[key] === 0x7d) return found;
     for (;;) {
-      if (this.scanner.isEscaped(key)) throw UNUSUAL;
-      const keyEnd = this.scanner.endOf(key);
+      const word = words[base + key] as number;
+      // The escaped flag is the sign bit.
+      if (word < 0) throw UNUSUAL;
+      const keyEnd = word & ~jsonScanFlags.wide;
       const which = this.matchKey(key + 1, keyEnd - 1, names);
-      const value = this.skipSpace(this.skipSpace(keyEnd) + 1);
+      let value = keyEnd;
+      while (b[value] !== 0x3a) value++;
+      value = this.skipSpace(value + 1);
       if (which >= 0) {
         if (found[which] !== -1) throw UNUSUAL;
         found[which] = value;
       }
-      const next = this.skipSpace(this.scanner.endOf(value));
+      const next = this.skipSpace((words[base + value] as number) & ~FLAGS);
       if (b[next] === 0x7d) return found;
       key = this.skipSpace(next + 1);
     }

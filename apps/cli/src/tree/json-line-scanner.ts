@@ -30,8 +30,15 @@ export class JsonLineScanner {
   private readonly run: (start: number, end: number, ends: number) => number;
   /** The scanner's memory as bytes (the line is at {@link JsonLineScanner.start}). */
   bytes: Buffer;
-  private words: Int32Array;
+  /**
+   * The scanner's memory as 32-bit words: after a `"valid"` scan, the word at {@link
+   * JsonLineScanner.endsBase} + `at` is what {@link JsonLineScanner.endOf}, `isEscaped` and `isWide`
+   * decode for position `at` (the end, or-ed with `jsonScanFlags`), for a reader that needs all three.
+   */
+  words: Int32Array;
   private endsAt = 0;
+  /** See {@link JsonLineScanner.words}. */
+  endsBase = 0;
   /** Where the scanned line starts in {@link JsonLineScanner.bytes}. */
   readonly start = LINE_AT;
   /** Where the scanned line ends (exclusive) in {@link JsonLineScanner.bytes}. */
@@ -62,6 +69,7 @@ export class JsonLineScanner {
     this.bytes.fill(0, LINE_AT + length, LINE_AT + length + 16);
     this.end = LINE_AT + length;
     this.endsAt = endsAt >> 2;
+    this.endsBase = this.endsAt - LINE_AT;
     const result = this.run(LINE_AT, LINE_AT + length, endsAt);
     return result === 1 ? "valid" : result === 2 ? "deep" : "invalid";
   }
