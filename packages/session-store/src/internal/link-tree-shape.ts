@@ -27,8 +27,10 @@ export function linkTreeShape(table: EntryTable): TreeShapeLinks | undefined {
   const parent = new Int32Array(size).fill(NONE);
   const roots: number[] = [];
   const seen = new Set<string>();
+  let visible = 0;
   for (let index = 0; index < size; index++) {
     if (table.isHidden(index)) continue;
+    visible++;
     const id = table.record(index).id;
     if (id === undefined || seen.size === seen.add(id).size) return undefined;
     const up = table.parentOf(index);
@@ -42,19 +44,22 @@ export function linkTreeShape(table: EntryTable): TreeShapeLinks | undefined {
     lastChild[up] = index;
   }
   const timeOf = (index: number): number => new Date(table.entry(index).timestamp).getTime();
-  // Depth first, each entry's children ordered when it is entered, as `arrangeTreeShape` does.
+  // Depth first, each entry's children ordered when it is reached, as `arrangeTreeShape` does; a
+  // chain of single children is followed without the stack.
   let reached = 0;
   const stack: number[] = [];
   const children: number[] = [];
   for (let root = roots.length - 1; root >= 0; root--) stack.push(roots[root] as number);
   while (stack.length > 0) {
-    const index = stack.pop() as number;
-    reached++;
-    children.length = 0;
-    for (let child = firstChild[index] as number; child !== NONE; child = nextSibling[child] as number) {
-      children.push(child);
-    }
-    if (children.length > 1) {
+    for (let index = stack.pop() as number; index !== NONE; ) {
+      reached++;
+      const first = firstChild[index] as number;
+      if (first === NONE || nextSibling[first] === NONE) {
+        index = first;
+        continue;
+      }
+      children.length = 0;
+      for (let child = first; child !== NONE; child = nextSibling[child] as number) children.push(child);
       // Each child's time once (reading it may read an entry), not once per comparison.
       const times = new Map(children.map((child) => [child, timeOf(child)]));
       children.sort((a, b) => (times.get(a) as number) - (times.get(b) as number));
@@ -62,10 +67,9 @@ export function linkTreeShape(table: EntryTable): TreeShapeLinks | undefined {
       for (let at = 0; at < children.length; at++) {
         nextSibling[children[at] as number] = (children[at + 1] as number | undefined) ?? NONE;
       }
+      for (let at = children.length - 1; at > 0; at--) stack.push(children[at] as number);
+      index = children[0] as number;
     }
-    for (let at = children.length - 1; at >= 0; at--) stack.push(children[at] as number);
   }
-  let visible = 0;
-  for (let index = 0; index < size; index++) if (!table.isHidden(index)) visible++;
   return reached === visible ? { roots, firstChild, nextSibling, parent } : undefined;
 }
