@@ -6,6 +6,7 @@ import {
 } from "@arbor/compaction";
 import type { Usage } from "@arbor/providers";
 import type { CompactionReason, CompactionSummarizer } from "../events/session-events";
+import { routingSessionId } from "../internal/routing-session-id";
 import { notify, type SessionCore } from "../internal/session-core";
 
 /** A summary ready to be stored. */
@@ -41,6 +42,8 @@ export function fallbackNotice(
  * - `input.conversation` (a cache-sharing summary request, see `SummaryConversation`) is passed on
  *   only when the summary model is the session's model (same provider and id): another model has no
  *   cache entry for the conversation and would pay to write it.
+ * - the summary requests carry the session's id (`routingSessionId`) when they go to the session's
+ *   provider, so that a cache-sharing request reaches the prompt cache the conversation used.
  *
  * @throws the summary failure (a `CompactionError`) when there is no fallback, or on abort.
  */
@@ -76,6 +79,7 @@ export async function summarizeWithFallback(
       // Without a summary provider `compact` writes the offline summary (the model is not used then).
       provider: core.summaryProvider,
       model: summaryModel,
+      sessionId: routingSessionId(core, "summary"),
       reasoning: core.thinkingLevel,
       offlineFallback: core.settings.compaction?.offlineFallback !== false,
     });

@@ -2,6 +2,7 @@ import { type BranchSummaryResult, CompactionError, generateBranchSummary } from
 import type { Usage } from "@arbor/providers";
 import type { SessionEntry } from "@arbor/session-store";
 import { fallbackNotice } from "../compaction/summarize-with-fallback";
+import { routingSessionId } from "../internal/routing-session-id";
 import { notify, type SessionCore } from "../internal/session-core";
 import { RuntimeError } from "../runtime-error";
 import { fitBranchSummaryReserve } from "../settings/fit-compaction-settings";
@@ -38,6 +39,7 @@ export async function summarizeBranch(
           ...(core.summaryProvider === undefined
             ? {}
             : { provider: core.summaryProvider, model: core.options.compaction?.model ?? core.model }),
+          sessionId: routingSessionId(core, "summary"),
           ...(core.thinkingLevel === undefined ? {} : { reasoning: core.thinkingLevel }),
           contextWindow: core.model.contextWindow,
           reserveTokens: fitBranchSummaryReserve(

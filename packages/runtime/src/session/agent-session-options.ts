@@ -75,7 +75,13 @@ export interface CreateAgentSessionOptions {
   extensionTimeoutMs?: number;
   /** Reasoning effort. Default: `settings.defaultThinkingLevel`, else unset (the model's default). */
   thinkingLevel?: ReasoningLevel;
-  /** Passed to every `provider.stream` call of the loop (the session supplies `signal` and `reasoning`). */
+  /**
+   * Passed to every `provider.stream` call of the loop (the session supplies `signal` and `reasoning`).
+   * `sessionId` (OpenAI's `prompt_cache_key`) defaults to the store's `sessionId`, also for summary
+   * requests sent to this provider, so that one session's requests reach the same prompt cache; a
+   * forked session sends its own id. To send no cache key, set `cacheRetention: "none"` (no cache
+   * writes at all) or use a model with `compat.supportsPromptCaching: false`.
+   */
   streamOptions?: Omit<StreamOptions, "signal">;
   /** Compaction objects (summary provider and model, loop guard cap, token counter). */
   compaction?: SessionCompactionOptions;

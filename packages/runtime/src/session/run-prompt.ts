@@ -16,6 +16,7 @@ import { applyContextHook } from "../extensions/apply-context-hook";
 import { runBoundary } from "../extensions/run-boundary";
 import { createToolCallHooks } from "../extensions/tool-call-hooks";
 import { persistMessage } from "../internal/persist-message";
+import { routingSessionId } from "../internal/routing-session-id";
 import type { RunState } from "../internal/run-state";
 import { notify, type SessionCore } from "../internal/session-core";
 import type { RuntimeError } from "../runtime-error";
@@ -162,6 +163,7 @@ function startLoop(core: SessionCore, run: RunState, prompts: AgentMessage[]): P
     systemPrompt: options.systemPrompt,
     streamOptions: {
       ...options.streamOptions,
+      sessionId: routingSessionId(core, "agent"),
       reasoning: core.thinkingLevel ?? options.streamOptions?.reasoning,
     },
     signal: run.signal,

@@ -28,6 +28,8 @@ export interface HarnessOptions
   contextWindow?: number;
   maxTokens?: number;
   modelId?: string;
+  /** Wraps the SDK provider before the session gets it (for example to record stream options). */
+  wrapProvider?: (provider: Provider) => Provider;
 }
 
 /** A session wired to a local wire-level server through a real SDK, with a JSONL file in a temp dir. */
@@ -105,7 +107,14 @@ export function scriptReplies(server: TestLlmServer, agent: WireReply[], summari
 
 /** Creates a harness; closed by {@link closeHarnesses}. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const { api = "anthropic", contextWindow = 40_000, maxTokens = 1000, modelId, ...sessionOptions } = options;
+  const {
+    api = "anthropic",
+    contextWindow = 40_000,
+    maxTokens = 1000,
+    modelId,
+    wrapProvider,
+    ...sessionOptions
+  } = options;
   const server = createTestLlmServer();
   await server.start();
   const provider =
@@ -130,7 +139,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const store = createSessionStore({ dir, cwd: dir });
   let session: AgentSession;
   try {
-    session = await createAgentSession({ store, model, provider, ...sessionOptions });
+    session = await createAgentSession({
+      store,
+      model,
+      provider: wrapProvider === undefined ? provider : wrapProvider(provider),
+      ...sessionOptions,
+    });
   } catch (error) {
     store.close();
     await server.close();
