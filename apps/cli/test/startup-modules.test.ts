@@ -9,7 +9,8 @@ import { isolatedEnv } from "./helpers/run-cli-process";
 /**
  * Start-up cost: the offline commands load only what they need. Each run of the built CLI is traced
  * (every ES module resolved, and every CommonJS module in `require.cache` at exit, which is how zod is
- * loaded when a schema is needed); no provider SDK, tokenizer, zod or database driver may appear.
+ * loaded when a schema is needed); no provider SDK, tokenizer, zod or database driver may appear, nor
+ * `node:crypto` (every built-in module loaded is listed too).
  */
 const EXAMPLE = path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl");
 const HEAVY = [
@@ -21,6 +22,8 @@ const HEAVY = [
   /[\\/]pg[\\/]/,
   /session-store[\\/]dist[\\/]postgres[\\/]/,
 ];
+/** Built-in modules the offline commands do not need (`node:crypto` costs a few ms to load). */
+const HEAVY_BUILTINS = [/^node-builtin:crypto$/];
 
 let dir: string;
 let preload: string;
@@ -45,6 +48,8 @@ beforeAll(() => {
       `register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`,
       "const cache = createRequire(import.meta.url).cache;",
       'process.on("exit", () => appendFileSync(process.env.ARBOR_MODULE_TRACE, Object.keys(cache).join("\\n")));',
+      // Built-in modules, however loaded (an `import`, a `require`, or inside Node), as `node-builtin:NAME`.
+      'process.on("exit", () => appendFileSync(process.env.ARBOR_MODULE_TRACE, "\\n" + process.moduleLoadList.filter((n) => n.startsWith("NativeModule ")).map((n) => "node-builtin:" + n.slice(13)).join("\\n")));',
     ].join("\n"),
   );
 });
@@ -69,9 +74,10 @@ function traced(
   return { code: run.status, modules };
 }
 
-const heavy = (modules: string[]) => modules.filter((url) => HEAVY.some((pattern) => pattern.test(url)));
+const heavy = (modules: string[]) =>
+  modules.filter((url) => [...HEAVY, ...HEAVY_BUILTINS].some((pattern) => pattern.test(url)));
 
-describe("offline commands load no SDK, tokenizer or zod", { timeout: 60_000 }, () => {
+describe("offline commands load no SDK, tokenizer, zod or node:crypto", { timeout: 60_000 }, () => {
   it.each([
     [["--version"]],
     [["inspect", EXAMPLE, "--json"]],

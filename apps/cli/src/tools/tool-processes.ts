@@ -1,10 +1,15 @@
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "../internal/node-crypto";
 import { findMarkedProcesses } from "./find-marked-processes";
 
 /** The environment variable that marks every process a tool command starts (inherited by its children). */
 export const TOOL_RUN_VARIABLE = "ARBOR_TOOL_RUN";
 
-const processPrefix = `${process.pid}-${randomBytes(4).toString("hex")}`;
+let prefix: string | undefined;
+/** `<pid>-<random>`, drawn on first use (a command that runs no tool never loads `node:crypto`). */
+function processPrefix(): string {
+  prefix ??= `${process.pid}-${nodeCrypto().randomBytes(4).toString("hex")}`;
+  return prefix;
+}
 let runCount = 0;
 /** Process groups of commands that may still have members, by run token. */
 const groups = new Map<string, number>();
@@ -53,7 +58,7 @@ function killAll(pids: readonly number[]): void {
  */
 export function startToolProcessRun(): ToolProcessRun {
   runCount += 1;
-  const token = `${processPrefix}-${runCount}`;
+  const token = `${processPrefix()}-${runCount}`;
   installExitHook();
   return {
     token,
@@ -81,7 +86,8 @@ export function startToolProcessRun(): ToolProcessRun {
  * called on SIGTERM/SIGHUP/SIGINT and on exit.
  */
 export function killAllToolProcesses(): void {
-  const marked = findMarkedProcesses(`${TOOL_RUN_VARIABLE}=${processPrefix}-`);
+  // Before the first run no process can carry this arbor's marker (its random part is not drawn yet).
+  const marked = prefix === undefined ? [] : findMarkedProcesses(`${TOOL_RUN_VARIABLE}=${prefix}-`);
   for (const pgid of groups.values()) signalGroup(pgid, "SIGKILL");
   groups.clear();
   killAll(marked);

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
   type AssistantMessage,
   type CacheRetention,
@@ -9,6 +8,7 @@ import {
   type Usage,
 } from "@arbor/providers";
 import { CompactionError } from "../compaction-error";
+import { nodeCrypto } from "../internal/node-crypto";
 import type { SummaryModelOptions } from "./summary-model-options";
 import { SUMMARY_SYSTEM_PROMPT } from "./summary-prompts";
 
@@ -98,7 +98,7 @@ export async function requestSummary(
     },
     fitSummaryMaxTokens(options.model, SUMMARY_SYSTEM_PROMPT.length + promptText.length, options.maxTokens),
     stage,
-    { ...options, sessionId: options.sessionId ?? randomUUID() },
+    { ...options, sessionId: options.sessionId ?? nodeCrypto().randomUUID() },
     "none",
   );
 }

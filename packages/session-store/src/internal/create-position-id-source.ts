@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import type { EntryIdSource } from "./generate-entry-id";
+import { nodeCrypto } from "./node-crypto";
 
 /**
  * An id source whose n-th candidate is a pure function of `seed` and n: the first 8 hex characters of
@@ -9,5 +9,5 @@ import type { EntryIdSource } from "./generate-entry-id";
  */
 export function createPositionIdSource(seed: string): EntryIdSource {
   let position = 0;
-  return () => createHash("sha256").update(`${seed}\n${position++}`).digest("hex").slice(0, 8);
+  return () => nodeCrypto().createHash("sha256").update(`${seed}\n${position++}`).digest("hex").slice(0, 8);
 }

@@ -1,11 +1,11 @@
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "./node-crypto";
 
 /**
  * A UUIDv7 (RFC 9562): 48-bit Unix milliseconds, then random bits, so ids sort by creation time.
  * `now` is injectable for tests.
  */
 export function createSessionId(now: number = Date.now()): string {
-  const bytes = randomBytes(16);
+  const bytes = nodeCrypto().randomBytes(16);
   let time = now;
   for (let index = 5; index >= 0; index--) {
     bytes[index] = time % 256;

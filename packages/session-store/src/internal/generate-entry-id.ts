@@ -1,4 +1,4 @@
-import { randomFillSync, randomUUID } from "node:crypto";
+import { nodeCrypto } from "./node-crypto";
 
 /** Makes a candidate id. The default is 8 lowercase hex characters from a random UUID. */
 export type EntryIdSource = () => string;
@@ -16,7 +16,7 @@ const HEX = new Uint8Array([48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 
  */
 export const randomShortId: EntryIdSource = () => {
   if (poolAt === pool.length) {
-    randomFillSync(pool);
+    nodeCrypto().randomFillSync(pool);
     poolAt = 0;
   }
   const a = pool[poolAt] as number;
@@ -50,6 +50,7 @@ export function generateEntryId(
     const id = source();
     if (!taken.has(id)) return id;
   }
+  const { randomUUID } = nodeCrypto();
   let id = randomUUID();
   while (taken.has(id)) id = randomUUID();
   return id;

@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { dirname } from "node:path";
+import { nodeCrypto } from "../../internal/node-crypto";
 import { SessionStorageError } from "../session-storage-error";
 import type { RecordTable } from "./record-table";
 import { serializeEntries } from "./serialize-entries";
@@ -30,7 +30,7 @@ export function rewriteSessionFile(
   table: RecordTable,
 ): RewriteResult {
   const serialized = serializeEntries([header, ...entries], true, path);
-  const temp = `${path}.rewrite-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const temp = `${path}.rewrite-${process.pid}-${nodeCrypto().randomBytes(4).toString("hex")}`;
   let backupPath: string | undefined;
   let step = "writing the new content";
   let headerBytes = 0;

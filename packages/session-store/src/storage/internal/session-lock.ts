@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { nodeCrypto } from "../../internal/node-crypto";
 import { type SessionLockHolder, SessionStorageError } from "../session-storage-error";
 import { errnoCode, type StorageFs } from "./storage-fs";
 
@@ -153,7 +153,7 @@ function register(fs: StorageFs, lockPath: string, holder: SessionLockHolder): S
 
 /** Moves a stale lock aside, then checks it really was the stale one (not a fresh lock of a racer). */
 function breakStaleLock(fs: StorageFs, lockPath: string, stale: SessionLockHolder): void {
-  const aside = `${lockPath}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const aside = `${lockPath}.stale-${process.pid}-${nodeCrypto().randomBytes(4).toString("hex")}`;
   try {
     fs.renameSync(lockPath, aside);
   } catch (error) {

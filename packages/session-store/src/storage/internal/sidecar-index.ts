@@ -1,5 +1,6 @@
-import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
+import { nodeCrypto } from "../../internal/node-crypto";
+import { sha256Hex } from "../../internal/sha256-hex";
 import type { StorageLoadIssue, StoredEntryRecord } from "../session-storage";
 import { PARENT_ABSENT, PARENT_MISSING, PARENT_ROOT, type TableColumns } from "./record-table";
 import { readFully, type StorageFs } from "./storage-fs";
@@ -58,7 +59,7 @@ export function sidecarIndexPath(
 ): string | undefined {
   if (option === undefined || option === false) return undefined;
   if (option === true) return `${sessionPath}.idx`;
-  const key = createHash("sha256").update(sessionPath).digest("hex").slice(0, 32);
+  const key = sha256Hex(sessionPath).slice(0, 32);
   return join(option.dir, `${key}.idx`);
 }
 
@@ -183,12 +184,12 @@ export function removeSidecarIndex(fs: StorageFs, indexPath: string): void {
 }
 
 function digest(buf: Buffer): Buffer {
-  return createHash("sha256").update(buf).digest();
+  return nodeCrypto().createHash("sha256").update(buf).digest();
 }
 
 /** sha256 of the covered length plus sampled blocks of the covered prefix. */
 function sampleDigest(fs: StorageFs, fd: number, covered: number): Buffer {
-  const hash = createHash("sha256").update(`arbor-idx:${covered}`);
+  const hash = nodeCrypto().createHash("sha256").update(`arbor-idx:${covered}`);
   const block = Buffer.allocUnsafe(4096);
   const sample = (position: number, length: number) => {
     const len = Math.max(0, Math.min(length, covered - position));
