@@ -97,24 +97,9 @@ export function readEntryLine(
 ): Record<string, unknown> {
   const record = table.records[index];
   if (record === undefined) throw new Error(`no record ${index}`);
-  const start = table.startOf(index);
   const length = table.lengthOf(index);
   // The happy path runs once per projected entry: it allocates nothing but the decoded line.
-  let at: number;
-  try {
-    at = window.locate(fs, fd, index, start, length);
-  } catch (error) {
-    window.clear();
-    throw lineError(
-      "SESSION_READ_FAILED",
-      path,
-      table,
-      index,
-      record,
-      (line, name) => `${path}:${line}: cannot read entry ${name} (${String(error)}).`,
-      error,
-    );
-  }
+  const at = locateEntryLine(fs, fd, path, table, index, window);
   if (at < 0) {
     throw lineError(
       "SESSION_FILE_CHANGED",
@@ -208,24 +193,8 @@ export function readLineBytes(
   index: number,
   window: EntryReadWindow,
 ): Uint8Array | undefined {
-  const start = table.startOf(index);
   const length = table.lengthOf(index);
-  let at: number;
-  try {
-    at = window.locate(fs, fd, index, start, length);
-  } catch (error) {
-    window.clear();
-    const line = table.lineOf(index);
-    throw new SessionStorageError(
-      "SESSION_READ_FAILED",
-      `${path}:${line}: cannot read the line (${String(error)}).`,
-      {
-        path,
-        line,
-        cause: error,
-      },
-    );
-  }
+  const at = locateEntryLine(fs, fd, path, table, index, window);
   return at < 0 ? undefined : window.bytes.subarray(at, at + length);
 }
 
@@ -250,4 +219,33 @@ function describeDuplicatedKey(
   const key = parsed.type !== record.type ? "type" : "id";
   const first = key === "type" ? record.type : record.id;
   return `repeats the key "${key}": it starts with ${JSON.stringify(first)} but a later "${key}" gives ${String(JSON.stringify(parsed[key])).slice(0, 80)}, and a JSON reader keeps the later one, so the entry is ambiguous (the file was not changed since it was loaded)`;
+}
+
+/**
+ * Where record `index`'s line starts in `window.bytes` (reading a window when needed); -1 when the
+ * file ends before the line does. Throws `SESSION_READ_FAILED` naming the file, line and entry.
+ */
+function locateEntryLine(
+  fs: StorageFs,
+  fd: number,
+  path: string,
+  table: RecordTable,
+  index: number,
+  window: EntryReadWindow,
+): number {
+  try {
+    return window.locate(fs, fd, index, table.startOf(index), table.lengthOf(index));
+  } catch (error) {
+    window.clear();
+    const record = table.records[index] ?? {};
+    throw lineError(
+      "SESSION_READ_FAILED",
+      path,
+      table,
+      index,
+      record as StoredEntryRecord,
+      (line, name) => `${path}:${line}: cannot read entry ${name} (${String(error)}).`,
+      error,
+    );
+  }
 }
