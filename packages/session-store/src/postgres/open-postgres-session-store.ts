@@ -69,11 +69,7 @@ export async function openPostgresSessionStore(
     const text = read !== undefined && !clean ? read : undefined;
     if (mode === "write") writer = new PgLineWriter(client, schema, sessionId, location);
     // Only the records were read: the lines come through the read seam (and its blocking fallback).
-    const lazy =
-      clean &&
-      read === undefined &&
-      records !== undefined &&
-      records.rows.some((row) => row.line === undefined);
+    const lazy = clean && read === undefined && records?.rows.some((row) => row.line === undefined) === true;
     const fetcher = lazy
       ? createLineFetcher(target, schema, sessionId, location, mode === "read" ? client : undefined)
       : undefined;

@@ -82,10 +82,9 @@ export async function migratePostgres(target: PostgresTarget): Promise<MigratePo
         await client.query(
           `CREATE TABLE IF NOT EXISTS ${schema.sql}.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
         );
-        const done = await client.query(
-          "SELECT 1 FROM " + `${schema.sql}.schema_migrations WHERE version = $1`,
-          [migration.version],
-        );
+        const done = await client.query(`SELECT 1 FROM ${schema.sql}.schema_migrations WHERE version = $1`, [
+          migration.version,
+        ]);
         if (done.rowCount === 0) {
           await client.query(migration.sql.replaceAll("{{schema}}", schema.sql));
           await client.query(
