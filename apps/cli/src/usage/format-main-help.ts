@@ -1,14 +1,24 @@
 import { SUBCOMMAND_USAGES } from "./subcommand-usages";
 
+/** Width of the synopsis column of the command list ("  arbor " plus this many characters). */
+const SYNOPSIS_COLUMN = 26;
+
+/**
+ * One line of the command list: the synopsis, then the summary in the column after it. A synopsis
+ * too long for its column keeps it to itself, and the summary goes on the next line, in the column.
+ */
+function commandLine(synopsis: string, summary: string): string {
+  if (synopsis.length < SYNOPSIS_COLUMN - 1) return `  arbor ${synopsis.padEnd(SYNOPSIS_COLUMN)}${summary}`;
+  return `  arbor ${synopsis}\n${" ".repeat(SYNOPSIS_COLUMN + 8)}${summary}`;
+}
+
 /**
  * The text of `arbor --help`: the agent's usage lines and options (from the agent's usage module),
  * the subcommands with their one-line summaries (from each subcommand's usage module), files, keys
  * and exit codes.
  */
 export function formatMainHelp(agentUsageLines: string, agentOptions: string): string {
-  const commands = SUBCOMMAND_USAGES.map(
-    (usage) => `  arbor ${usage.synopsis.padEnd(26)}${usage.summary}`,
-  ).join("\n");
+  const commands = SUBCOMMAND_USAGES.map((usage) => commandLine(usage.synopsis, usage.summary)).join("\n");
   return `arbor: a coding agent whose sessions are append-only trees, with offline session tools
 
 Usage:
