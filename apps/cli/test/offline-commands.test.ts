@@ -191,6 +191,29 @@ describe("arbor inspect", () => {
     );
   });
 
+  it("says no model is recorded when the assistant messages name none", async () => {
+    const file = path.join(dir, "no-model.jsonl");
+    const header = {
+      type: "session",
+      version: 3,
+      id: "s-no-model",
+      timestamp: "2026-01-01T00:00:00.000Z",
+      cwd: dir,
+    };
+    const user = { role: "user", content: "hi", timestamp: 1 };
+    const assistant = { role: "assistant", content: [{ type: "text", text: "ok" }], timestamp: 2 };
+    const entry = (id: string, parentId: string | null, message: object) =>
+      JSON.stringify({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:01.000Z", message });
+    fs.writeFileSync(
+      file,
+      `${[JSON.stringify(header), entry("a1", null, user), entry("a2", "a1", assistant)].join("\n")}\n`,
+    );
+    const run = await runCliProcess(["inspect", file], { env, cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Model +\(none recorded\), thinking off$/m);
+    expect(run.stdout).not.toContain("undefined");
+  });
+
   it("adds the messages with --full", async () => {
     const report = await inspectJson(EXAMPLE, "--full");
     const byEntry = (id: string) =>

@@ -3,6 +3,7 @@ import { resolveArborHome } from "@arbor/runtime/settings";
 import { assembleSystemPrompt } from "../agent/assemble-system-prompt";
 import { describeSystemPrompt, summarizeSystemPrompt } from "../agent/describe-system-prompt";
 import type { CliIo } from "../cli-io";
+import { describeModel } from "../format/describe-model";
 import { safeJsonStringify } from "../format/safe-json-stringify";
 import { buildInspectReport } from "../inspect/build-inspect-report";
 import { formatInspectReport } from "../inspect/format-inspect-report";
@@ -96,7 +97,7 @@ export async function runInspectCommand(command: InspectInput, io: CliIo): Promi
           name,
           entryCount: store.getEntryCount(),
           leafSource: command.leafId === undefined ? "file" : "flag",
-          model: projection.model ? `${projection.model.provider}/${projection.model.modelId}` : undefined,
+          model: describeModel(projection.model),
           thinkingLevel: projection.thinkingLevel,
           labels,
           keepRecentTokensSource: compaction.keepRecentTokensSource,

@@ -5,6 +5,7 @@ import {
   type SessionStore,
   sessionEntryToContextMessages,
 } from "@arbor/session-store";
+import { describeModel } from "../format/describe-model";
 import { describeEntry } from "../tree/describe-entry";
 import type { ExportData, ExportEntry, ExportMessage } from "./export-data";
 import { type ClipOptions, clipText, toExportMessage } from "./to-export-message";
@@ -133,7 +134,7 @@ function buildHead(view: SessionStore, table: EntryTable, options: BuildExportDa
   const activeLeaf = leafId === null ? -1 : (table.indexOf.get(leafId) ?? Number.NaN);
   if (Number.isNaN(activeLeaf)) throw new Error(`buildExportData: no entry ${leafId}`);
   const projection = view.getProjection(leafId);
-  const model = projection.model ? `${projection.model.provider}/${projection.model.modelId}` : null;
+  const model = describeModel(projection.model) ?? null;
   return {
     format: 1,
     session: {
