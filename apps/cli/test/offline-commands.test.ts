@@ -325,6 +325,8 @@ describe("errors", () => {
     const run = await runCliProcess(["tree", file], { env, cwd: dir });
     expectOneLineError(run, 1);
     expect(run.stderr).toContain("corrupt.jsonl:7: line is not valid JSON");
+    // The store's message says the line is left out; the command's refusal says what to do instead.
+    expect(run.stderr).toContain("`arbor check` lists every problem by line");
   });
 
   it("tree refuses a line damaged in the middle of a long text, naming it, small session or large", async () => {

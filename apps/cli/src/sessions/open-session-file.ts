@@ -60,7 +60,10 @@ export function refuseDamagedSession(store: SessionStore): void {
   const [first] = problems;
   const more =
     problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})` : "";
-  throw new CliError("CLI_SESSION_CORRUPT", `${first?.message}${more}`);
+  throw new CliError(
+    "CLI_SESSION_CORRUPT",
+    `${first?.message}${more} The offline commands refuse a damaged session: \`arbor check\` lists every problem by line, and the agent (\`arbor --session\`) opens the session without the damaged lines.`,
+  );
 }
 
 /**
