@@ -2,7 +2,7 @@
  * What the two benchmark drivers (bench/run.mjs, bench/session-store.bench.mjs) share: their command
  * line (`--sizes a,b,c`, `--huge`, `--reps N`) and the cached generated sessions they measure.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeSessionFile } from "./generate-session.mjs";
 
@@ -46,7 +46,11 @@ export function ensureBenchSession(n, onGenerated = () => {}) {
   mkdirSync(BENCH_WORK_DIR, { recursive: true });
   const file = join(BENCH_WORK_DIR, `session-${n}-seed1.jsonl`);
   const done = `${file}.complete`;
-  if (!existsSync(done) || !existsSync(file)) {
+  // The marker holds the file's size: a file of another size was changed after it was written (a
+  // run that appended to it instead of to a copy) and is not the session of `n` entries any more.
+  const intact =
+    existsSync(done) && existsSync(file) && statSync(file).size === Number(readFileSync(done, "utf8"));
+  if (!intact) {
     const started = performance.now();
     const { bytes } = writeSessionFile(file, { entries: n, seed: 1 });
     writeFileSync(done, String(bytes));
