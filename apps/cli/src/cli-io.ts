@@ -7,7 +7,16 @@ export interface CliIo {
    * Where results go. `write` returns what a Node stream's does (`false`: its buffer is full); `once`
    * and `removeListener`, when present, let a long output wait for `drain` (see `waitForDrain`).
    */
-  stdout: { write(chunk: string): unknown } & DrainableStream;
+  stdout: {
+    write(chunk: string): unknown;
+    /**
+     * Writes UTF-8 text given as bytes, as `write` would write its decoding (made inert and redacted
+     * the same way), without decoding it when it needs no change. Optional: without it, decode and
+     * `write`. Returns what `write` returns. Must not be given bytes it may not keep: a stream may
+     * hold them until they are written.
+     */
+    writeBytes?(chunk: Uint8Array): unknown;
+  } & DrainableStream;
   stderr: { write(chunk: string): unknown };
   /** Environment variables (API keys, ARBOR_HOME). Default `process.env`. */
   env?: NodeJS.ProcessEnv;

@@ -1,8 +1,8 @@
 import type { SecretRedactor } from "@arbor/providers";
 import { version } from "../package.json";
 import type { CliIo } from "./cli-io";
-import { sanitizeTerminalText } from "./format/sanitize-terminal-text";
 import { parseCliArgs } from "./parse-cli-args";
+import { inertStream } from "./process/inert-stream";
 import { reportError } from "./report-error";
 import { createCliRedactor } from "./secrets/create-cli-redactor";
 
@@ -10,32 +10,6 @@ export type { CliIo } from "./cli-io";
 
 /** The CLI's version (printed by `--version`), read from its package.json when the CLI is built. */
 export const CLI_VERSION: string = version;
-
-/**
- * A stream whose writes are made inert (`sanitizeTerminalText`): what the commands print comes from
- * session files, models and tools; then known secrets are redacted (after the sanitizing, so that
- * escape sequences cannot split a key out of reach). Keeps `isTTY` and `columns` of the stream it
- * wraps, and its `drain` events.
- */
-function inertStream(stream: CliIo["stdout"], redactor: SecretRedactor): CliIo["stdout"] {
-  return {
-    write: (chunk: string) => stream.write(redactor.redact(sanitizeTerminalText(chunk))),
-    // `drain` and the end of the stream, for long outputs (see `waitForDrain`).
-    ...(typeof stream.once === "function"
-      ? {
-          once: (event: "drain" | "close" | "error", listener: () => void) => stream.once?.(event, listener),
-          removeListener: (event: "drain" | "close" | "error", listener: () => void) =>
-            stream.removeListener?.(event, listener),
-        }
-      : {}),
-    get isTTY() {
-      return (stream as { isTTY?: boolean }).isTTY;
-    },
-    get columns() {
-      return (stream as { columns?: number }).columns;
-    },
-  } as CliIo["stdout"];
-}
 
 /**
  * Runs the CLI with the given arguments and returns the process exit code. Never throws: errors are
@@ -50,8 +24,8 @@ export async function runCli(args: readonly string[], rawIo: CliIo): Promise<num
   const io: CliIo = {
     ...rawIo,
     redactor,
-    stdout: inertStream(rawIo.stdout, redactor),
-    stderr: inertStream(rawIo.stderr, redactor),
+    stdout: inertStream(rawIo.stdout, redactor, rawIo.redactor === undefined),
+    stderr: inertStream(rawIo.stderr, redactor, rawIo.redactor === undefined),
   };
   try {
     const parsed = parseCliArgs(args);

@@ -1,6 +1,7 @@
 import { resolveArborHome } from "@arbor/runtime/settings";
 import type { CliIo } from "../cli-io";
 import { formatInteger } from "../format/format-number";
+import { LineBatch } from "../process/line-batch";
 import { waitForDrain } from "../process/wait-for-drain";
 import { refuseDamagedSession } from "../sessions/open-session-file";
 import { openSessionLocation } from "../sessions/open-session-location";
@@ -44,13 +45,8 @@ export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<num
     // Rows are written in batches of 1,024 as they are made: a million-entry tree is never held as
     // one text. A problem found on the way (a damaged line) makes the command fail once the tree is
     // read; a tree of fewer rows than a batch has then written nothing, a larger one its first batches.
-    const batch: string[] = [`${header.join(" · ")}\n`];
-    const flush = (): unknown => {
-      if (batch.length === 0) return true;
-      const wrote = io.stdout.write(`${batch.join("\n")}\n`);
-      batch.length = 0;
-      return wrote;
-    };
+    const batch = new LineBatch(io.stdout);
+    batch.add(`${header.join(" · ")}\n`);
     // In a large session most rows are described from their line's bytes (well-formedness checked,
     // only the shown fields decoded); the rest, and any line that is not well-formed JSON, are read and
     // checked in full. A smaller session is read in full: there the describer's code would not be
@@ -85,14 +81,14 @@ export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<num
       // Once a problem is found the command will fail: read on (to name the first damaged line in
       // the file), but hold and write no more rows.
       if (store.issues.length > 0) continue;
-      batch.push(row.text);
-      if (batch.length < 1024) continue;
+      batch.add(row.text);
+      if (batch.count < 1024) continue;
       // A pipe slower than arbor (`arbor tree big.jsonl | less`) fills up: wait for it to take what
       // was written before making more rows, so the output is never held in memory whole.
-      await waitForDrain(io.stdout, flush());
+      await waitForDrain(io.stdout, batch.flush());
     }
     refuseDamagedSession(store);
-    flush();
+    batch.flush();
     return 0;
   } finally {
     store.close();

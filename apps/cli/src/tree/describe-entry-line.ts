@@ -68,8 +68,10 @@ export class EntryLineDescriber {
     if (r.isString(role, "user")) return this.content("user", content, width, "");
     if (r.isString(role, "toolResult")) {
       const [, , isError, toolName] = fields;
-      const failed = isError < 0 ? false : r.parse(isError);
-      if (typeof failed !== "boolean" && failed !== null) return undefined;
+      // In well-formed JSON a value starting with `t`, `f` or `n` is `true`, `false` or `null`.
+      const flag = isError < 0 ? 0x66 : r.kindOf(isError);
+      if (flag !== 0x74 && flag !== 0x66 && flag !== 0x6e) return undefined;
+      const failed = flag === 0x74;
       if (toolName < 0) return undefined;
       return this.content("toolResult", content, width, `${failed ? "✗" : "✓"} ${r.string(toolName)}: `);
     }
