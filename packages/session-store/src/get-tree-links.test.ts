@@ -177,4 +177,26 @@ describe("SessionView.getTreeLinks", () => {
       }
     }
   });
+
+  it("finds shared ids through each backend's own id index (repeatedIds), stray session lines aside", () => {
+    const shared = [header, custom("a", null, 1), custom("b", "a", 2), custom("a", "b", 3)];
+    const stray = [header, custom("a", null, 1), { ...header, id: "a" }, custom("b", "a", 2)];
+    const content = (lines: readonly unknown[]) => `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;
+    expect(createMemoryStorage({ content: content(shared) }).load().repeatedIds).toBe(true);
+    expect(createMemoryStorage({ content: content(stray) }).load().repeatedIds).toBe(false);
+    const memory = new Store(createMemoryStorage({ content: content(shared) }));
+    expect(memory.getTreeLinks()).toBeUndefined();
+    const file = writeLines("stray-session-line.jsonl", stray);
+    for (let open = 0; open < 2; open++) {
+      // The second open may use the sidecar index the first one wrote.
+      const store = openSessionStore(file, { storage: { readOnly: true } });
+      try {
+        const links = store.getTreeLinks() as SessionTreeLinks;
+        expect(links).toBeDefined();
+        expect(linksOutline(links)).toEqual(shapeOutline(store.getTreeShape()));
+      } finally {
+        store.close();
+      }
+    }
+  });
 });

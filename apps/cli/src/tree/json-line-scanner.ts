@@ -65,8 +65,10 @@ export class JsonLineScanner {
       this.bytes = Buffer.from(this.memory.buffer);
       this.words = new Int32Array(this.memory.buffer);
     }
-    this.bytes.set(line, LINE_AT);
-    this.bytes.fill(0, LINE_AT + length, LINE_AT + length + 16);
+    const bytes = this.bytes;
+    bytes.set(line, LINE_AT);
+    // The program reads 16 bytes at a time: zeros after the line (a loop: cheaper than `fill`'s call).
+    for (let at = LINE_AT + length, end = at + 16; at < end; at++) bytes[at] = 0;
     this.end = LINE_AT + length;
     this.endsAt = endsAt >> 2;
     this.endsBase = this.endsAt - LINE_AT;

@@ -30,6 +30,8 @@ export interface BackendIndex {
   indexOfId?: (id: string) => number | undefined;
   /** Whether the backend holds loaded entry `index`'s line (asynchronous read seam; absent: always). */
   hasEntry?: (index: number) => boolean;
+  /** Whether two loaded entries share an id (stray `type: "session"` lines never count). */
+  repeatedIds?: boolean;
 }
 
 /**
@@ -123,6 +125,14 @@ export class EntryTable {
   /** True when some entry has this id (an unknown id makes the lookup cover the whole session). */
   has(id: string): boolean {
     return this.indexOf(id) !== undefined;
+  }
+
+  /**
+   * False when no two entries can share an id: the backend said so of the loaded entries and none was
+   * appended since. True when that is not known (a caller must then check the ids itself).
+   */
+  mayRepeatIds(): boolean {
+    return this.backend.repeatedIds !== false || this.appended.length > 0;
   }
 
   /** True when some entry has this `type`. The first call scans the records. */

@@ -26,13 +26,15 @@ export function linkTreeShape(table: EntryTable): TreeShapeLinks | undefined {
   const nextSibling = new Int32Array(size).fill(NONE);
   const parent = new Int32Array(size).fill(NONE);
   const roots: number[] = [];
-  const seen = new Set<string>();
+  // Shared ids are looked for only when the backend could not rule them out (a set of 100,000 ids
+  // costs about a third of the links at that size).
+  const seen = table.mayRepeatIds() ? new Set<string>() : undefined;
   let visible = 0;
   for (let index = 0; index < size; index++) {
     if (table.isHidden(index)) continue;
     visible++;
     const id = table.record(index).id;
-    if (id === undefined || seen.size === seen.add(id).size) return undefined;
+    if (id === undefined || (seen !== undefined && seen.size === seen.add(id).size)) return undefined;
     const up = table.parentOf(index);
     if (up < 0 || up === index || table.isHidden(up)) {
       roots.push(index);

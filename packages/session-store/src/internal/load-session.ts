@@ -62,6 +62,7 @@ export function loadSession(
   if (version >= 3) {
     const table = new EntryTable(result.records, (index) => storage.readEntry(index), onProblem, {
       ...(result.parentIndex ? { parentIndex: result.parentIndex } : {}),
+      ...(result.repeatedIds === undefined ? {} : { repeatedIds: result.repeatedIds }),
       ...(storage.indexOfId ? { indexOfId: (id: string) => storage.indexOfId?.(id) } : {}),
       ...(storage.hasEntry ? { hasEntry: (index: number) => storage.hasEntry?.(index) !== false } : {}),
     });

@@ -116,7 +116,13 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       recordLines = table.records.map((_, i) => table.lineOf(i) - 1);
       table.settleParents();
       state = "loaded";
-      return { header, records: table.records.slice(), issues, parentIndex: table.parentIndex() };
+      return {
+        header,
+        records: table.records.slice(),
+        issues,
+        parentIndex: table.parentIndex(),
+        repeatedIds: table.repeatedIds(),
+      };
     },
     readEntry(index: number): Record<string, unknown> {
       assertLoaded();

@@ -58,6 +58,11 @@ export interface StorageLoadResult {
    * Both shipped backends provide it; the array belongs to the caller.
    */
   parentIndex?: Int32Array;
+  /**
+   * Optional: whether two records share an id (lines of `type: "session"` never count). `false` lets
+   * the store skip its own check for shared ids (`getTreeLinks`). All three shipped backends provide it.
+   */
+  repeatedIds?: boolean;
 }
 
 /** A storage backend for one session. */

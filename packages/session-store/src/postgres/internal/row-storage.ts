@@ -96,7 +96,13 @@ export function createRowStorage(rows: readonly RecordRow[], name: string, fetch
       seqs = [];
       for (const row of initial) add(row);
       table.settleParents();
-      return { header, records: table.records.slice(), issues: [], parentIndex: table.parentIndex() };
+      return {
+        header,
+        records: table.records.slice(),
+        issues: [],
+        parentIndex: table.parentIndex(),
+        repeatedIds: table.repeatedIds(),
+      };
     },
     readEntry(index) {
       const lineIndex = recordLines[index];

@@ -97,6 +97,7 @@ export class JsonlStorage implements JsonlSessionStorage {
         records: this.table.records.slice(),
         issues,
         parentIndex: this.table.parentIndex(),
+        repeatedIds: this.table.repeatedIds(),
       };
     } catch (error) {
       this.releaseResources();

@@ -144,6 +144,12 @@ export class RecordTable {
     return false;
   }
 
+  /** Whether two records share an id (`type: "session"` lines never count). */
+  repeatedIds(): boolean {
+    this.settleParents();
+    return this.ids.duplicates;
+  }
+
   /** A copy of the parent indices of every record. */
   parentIndex(): Int32Array {
     this.settleParents();
