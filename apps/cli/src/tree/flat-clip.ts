@@ -21,14 +21,19 @@ function hexValue(byte: number): number {
  * result is decided ({@link FlatClip.full}): the caller may stop giving parts (what it gives then is
  * ignored). The result is always what `clip` gives for the concatenation of every part given.
  *
- * Plain text is flattened on the way. A control character (which `clip` removes with the sequence it
- * starts) or bytes that are not valid UTF-8 make it {@link FlatClip.failed}: give the same parts again
+ * Plain text is flattened on the way, into UTF-8 bytes decoded once by {@link FlatClip.result}. A
+ * control character (which `clip` removes with the sequence it starts), a surrogate (which the bytes
+ * cannot hold alone) or bytes that are not valid UTF-8 make it {@link FlatClip.failed}: give the same parts again
  * after a reset with `whole`, which decodes every part whole and gives `clip` of them ({@link
  * FlatClip.full} then never true). Reusable: {@link FlatClip.reset} starts over.
  */
 export class FlatClip {
   private width = 0;
-  private out = "";
+  /** The text so far as UTF-8 (`used` bytes), decoded once by `result`. */
+  private out = Buffer.allocUnsafe(256);
+  private used = 0;
+  /** `out` may hold bytes above 0x7f (else it is ASCII: one byte per code unit). */
+  private wide = false;
   /** UTF-16 code units in `out`. */
   private length = 0;
   /** Whitespace was given after the text in `out` (written as one space before the next text). */
@@ -46,7 +51,8 @@ export class FlatClip {
    */
   reset(width: number, bytes: Buffer, whole = false): this {
     this.width = width;
-    this.out = "";
+    this.used = 0;
+    this.wide = false;
     this.length = 0;
     this.space = false;
     this.bytes = bytes;
@@ -69,18 +75,30 @@ export class FlatClip {
     }
     if (this.failed || this.full) return;
     let copied = 0;
+    let wide = false;
     for (let at = 0; at < text.length; at++) {
-      const kind = flatCharacterKind(text.charCodeAt(at));
-      if (kind === 0) continue;
+      const code = text.charCodeAt(at);
+      if (code < 0x7f && code > 0x20) continue;
+      // A surrogate (which `out`, being UTF-8, cannot hold alone) is left to the whole way.
+      if (code >= 0xd800 && code <= 0xdfff) {
+        this.failed = true;
+        return;
+      }
+      const kind = flatCharacterKind(code);
+      if (kind === 0) {
+        wide = true;
+        continue;
+      }
       if (kind === 2) {
         this.failed = true;
         return;
       }
-      this.put(text.slice(copied, at), at - copied);
+      this.put(text.slice(copied, at), at - copied, wide);
+      wide = false;
       this.space = true;
       copied = at + 1;
     }
-    this.put(text.slice(copied), text.length - copied);
+    this.put(text.slice(copied), text.length - copied, wide);
   }
 
   /**
@@ -98,27 +116,64 @@ export class FlatClip {
   /** `clip` of the parts given. */
   result(): string {
     if (this.whole) return clip(this.parts, this.width);
-    const { out, width } = this;
-    return this.length <= width ? out : `${out.slice(0, Math.max(0, width - 1))}…`;
+    const { width, length, used } = this;
+    const out = this.out as unknown as SliceDecoders;
+    // ASCII: a code unit per byte, so the clipped text is decoded alone.
+    if (!this.wide) return length <= width ? out.latin1Slice(0, used) : `${out.latin1Slice(0, Math.max(0, width - 1))}…`;
+    const text = out.utf8Slice(0, used);
+    return length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
   }
 
-  /** Appends plain text of `units` code units (none of them whitespace), after a space if one is due. */
-  private put(text: string, units: number): void {
-    if (units === 0) return;
+  /** Makes room in `out` for `bytes` more bytes. */
+  private room(bytes: number): void {
+    if (this.used + bytes <= this.out.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(2 * this.out.length, this.used + bytes));
+    this.out.copy(grown, 0, 0, this.used);
+    this.out = grown;
+  }
+
+  /** Writes the space due before the next text, if one is. */
+  private spaceBefore(): void {
     if (this.space && this.length > 0) {
-      this.out += " ";
+      this.room(1);
+      this.out[this.used++] = 0x20;
       this.length++;
     }
     this.space = false;
-    this.out += text;
+  }
+
+  /**
+   * Appends plain text of `units` code units (none of them whitespace or a surrogate), after a space
+   * if one is due; `wide`: not only ASCII.
+   */
+  private put(text: string, units: number, wide: boolean): void {
+    if (units === 0) return;
+    this.spaceBefore();
+    this.room(3 * text.length);
+    if (wide) {
+      this.used += this.out.write(text, this.used);
+      this.wide = true;
+    } else {
+      const out = this.out;
+      let used = this.used;
+      for (let at = 0; at < text.length; at++) out[used++] = text.charCodeAt(at);
+      this.used = used;
+    }
     this.length += units;
   }
 
   /** Appends `[from, to)` of the bytes, plain text of `units` code units; `wide`: not only ASCII. */
   private putBytes(from: number, to: number, units: number, wide: boolean): void {
     if (units === 0) return;
-    const slices = this.bytes as unknown as SliceDecoders;
-    this.put(wide ? slices.utf8Slice(from, to) : slices.latin1Slice(from, to), units);
+    this.spaceBefore();
+    this.room(to - from);
+    const bytes = this.bytes;
+    const out = this.out;
+    let used = this.used;
+    for (let at = from; at < to; at++) out[used++] = bytes[at] as number;
+    this.used = used;
+    this.length += units;
+    if (wide) this.wide = true;
   }
 
   /** Flattens the JSON string contents `[from, to)` until full; false: it needs the slow way. */
@@ -176,9 +231,10 @@ export class FlatClip {
             (hexValue(b[at + 4] as number) << 4) |
             hexValue(b[at + 5] as number);
           const kind = flatCharacterKind(unit);
-          if (kind === 2) return false;
+          // A control character, or a surrogate (`out` is UTF-8): the whole way.
+          if (kind === 2 || (unit >= 0xd800 && unit <= 0xdfff)) return false;
           if (kind === 1) this.space = true;
-          else this.put(String.fromCharCode(unit), 1);
+          else this.put(String.fromCharCode(unit), 1, unit > 0x7f);
           at += 6;
           run = at;
         } else return false; // \b \f \r: control characters
