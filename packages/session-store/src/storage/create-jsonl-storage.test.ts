@@ -29,6 +29,7 @@ describe("createJsonlStorage", () => {
       records: [],
       issues: [],
       parentIndex: new Int32Array(0),
+      repeatedIds: false,
     });
     expect(existsSync(path)).toBe(false);
     storage.append([header(), message("a", null)]);

@@ -20,6 +20,7 @@ describe("createMemoryStorage", () => {
       records: [],
       issues: [],
       parentIndex: new Int32Array(0),
+      repeatedIds: false,
     });
     expect(codeOf(() => storage.append([message("a", null)]))).toBe("SESSION_HEADER_INVALID");
     storage.append([header(), ...chain(3)]);
