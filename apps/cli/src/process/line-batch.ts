@@ -1,5 +1,10 @@
 import type { CliIo } from "../cli-io";
 
+/** Node's `Buffer` encoder behind `write` (not in its typings), called directly: the room is known. */
+interface Utf8Writer {
+  utf8Write(text: string, offset: number): number;
+}
+
 /** Bytes a batch starts with room for (it grows when a batch needs more). */
 const INITIAL_BYTES = 192 * 1024;
 
@@ -26,7 +31,7 @@ export class LineBatch {
       this.bytes.copy(grown, 0, 0, this.used);
       this.bytes = grown;
     }
-    this.used += this.bytes.write(line, this.used);
+    this.used += (this.bytes as unknown as Utf8Writer).utf8Write(line, this.used);
     this.bytes[this.used++] = 0x0a;
     this.count++;
   }

@@ -74,8 +74,8 @@ export function sessionTreeRows(
  * nor the rows need to be held. A node whose entry `read` cannot give (`undefined`: a line found
  * corrupt when read) gets no row; its children still do. With `describe`, a row's kind and preview
  * are asked of it first (the entry's id and the room for the preview), and the entry is read only
- * when it answers `undefined`; it must answer what `describeEntry` would for that entry, with a text
- * that is already inert and on one line (as `clip` makes it), which is used as it is.
+ * when it answers `undefined`; it must answer what `describeEntry` would for that entry, with a kind
+ * and a text that are already inert and on one line (as `clip` makes them), which are used as they are.
  */
 export function* sessionTreeShapeRows(
   roots: readonly SessionTreeShapeNode[],
@@ -139,7 +139,7 @@ function makeRow(
   const suffix = label && leaf ? `  ${label} ${leaf}` : label || leaf ? `  ${label}${leaf}` : "";
   const room = Math.max(20, width - lead.length - 24 - suffix.length);
   let description = describe(room);
-  // What `describe` gives is already inert and on one line (see `sessionTreeShapeRows`).
+  // What `describe` gives (kind and text) is already inert and on one line (see `sessionTreeShapeRows`).
   const inert = description !== undefined;
   if (description === undefined) {
     const entry = read();
@@ -149,7 +149,7 @@ function makeRow(
   const { kind, text } = description;
   return {
     id,
-    text: `${lead}${inline(id).padEnd(8)} ${inline(kind).padEnd(12)} ${inert ? text : inline(text)}${suffix}`.trimEnd(),
+    text: `${lead}${inline(id).padEnd(8)} ${(inert ? kind : inline(kind)).padEnd(12)} ${inert ? text : inline(text)}${suffix}`.trimEnd(),
   };
 }
 
