@@ -132,7 +132,8 @@ export class EntryLineDescriber {
     if (content < 0 || r.kindOf(content) !== 0x5b) return undefined;
     const flat = this.flat.reset(width, r.bytes, this.whole);
     let first = true;
-    const calls: string[] = [];
+    /** The tool calls, each `→ call`, joined by spaces. */
+    let calls = "";
     let thinking = false;
     for (const block of r.items(content)) {
       if (r.kindOf(block) !== 0x7b) return undefined;
@@ -151,7 +152,7 @@ export class EntryLineDescriber {
       } else if (r.isString(type, "toolCall")) {
         const call = this.toolCall(name, args);
         if (call === undefined) return undefined;
-        calls.push(`→ ${call}`);
+        calls = calls ? `${calls} → ${call}` : `→ ${call}`;
       } else if (r.isString(type, "thinking")) thinking = true;
     }
     const text = this.resultOf(flat);
@@ -162,7 +163,9 @@ export class EntryLineDescriber {
       error = `[error: ${errorMessage < 0 || r.kindOf(errorMessage) === 0x6e ? "unknown" : r.string(errorMessage)}] `;
     }
     const aborted = stopReason >= 0 && r.isString(stopReason, "aborted") ? "[aborted] " : "";
-    const shown = `${error}${aborted}${thinking ? "(thinking) " : ""}${[text, ...calls].filter(Boolean).join(" ")}`;
+    // The text and the calls joined by spaces, empty ones left out.
+    const body = text && calls ? `${text} ${calls}` : text || calls;
+    const shown = `${error}${aborted}${thinking ? "(thinking) " : ""}${body}`;
     if (error) return { kind: "assistant", text: clip(shown, width) };
     // Without an error message, every piece is already flat (made by `clip` or `FlatClip`) and they
     // are joined by single spaces: flattening only trims the space a marker leaves at the end.
