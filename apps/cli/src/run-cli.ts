@@ -1,4 +1,3 @@
-import type { SecretRedactor } from "@arbor/providers";
 import { version } from "../package.json";
 import type { CliIo } from "./cli-io";
 import { parseCliArgs } from "./parse-cli-args";

@@ -181,7 +181,8 @@ describe("SessionView.getTreeLinks", () => {
   it("finds shared ids through each backend's own id index (repeatedIds), stray session lines aside", () => {
     const shared = [header, custom("a", null, 1), custom("b", "a", 2), custom("a", "b", 3)];
     const stray = [header, custom("a", null, 1), { ...header, id: "a" }, custom("b", "a", 2)];
-    const content = (lines: readonly unknown[]) => `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;
+    const content = (lines: readonly unknown[]) =>
+      `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;
     expect(createMemoryStorage({ content: content(shared) }).load().repeatedIds).toBe(true);
     expect(createMemoryStorage({ content: content(stray) }).load().repeatedIds).toBe(false);
     const memory = new Store(createMemoryStorage({ content: content(shared) }));

@@ -41,7 +41,20 @@ describe("isInertUtf8", () => {
 
   it("agrees with sanitizeTerminalText on random text", () => {
     const alphabet = ["\u001b", "\u007f", "\u0080", "\u009f", "\u00a0", "é", "\u202a", "\u202e", "\u202f"];
-    alphabet.push("\u2065", "\u2066", "\u2069", "\u206a", "├", "😀", "\r", "\u0000", "\u001f", " ", "\t", "\n");
+    alphabet.push(
+      "\u2065",
+      "\u2066",
+      "\u2069",
+      "\u206a",
+      "├",
+      "😀",
+      "\r",
+      "\u0000",
+      "\u001f",
+      " ",
+      "\t",
+      "\n",
+    );
     let seed = 7;
     const random = () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;

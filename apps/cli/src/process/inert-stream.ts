@@ -15,7 +15,11 @@ const URL_MARK = Buffer.from("://");
  * redactor is `createCliRedactor`'s, which redacts only URL userinfo and known secrets) with no
  * secret known and no `://` in them; else it decodes them and writes the text as `write` does.
  */
-export function inertStream(stream: CliIo["stdout"], redactor: SecretRedactor, plain: boolean): CliIo["stdout"] {
+export function inertStream(
+  stream: CliIo["stdout"],
+  redactor: SecretRedactor,
+  plain: boolean,
+): CliIo["stdout"] {
   const write = (chunk: string) => stream.write(redactor.redact(sanitizeTerminalText(chunk)));
   return {
     write,

@@ -13,7 +13,10 @@ describe("LineBatch", () => {
     batch.add("second");
     batch.flush();
     expect(batch.count).toBe(0);
-    expect(chunks.map((chunk) => Buffer.from(chunk).toString())).toEqual(["header\n\n├─ café 😀\n", "second\n"]);
+    expect(chunks.map((chunk) => Buffer.from(chunk).toString())).toEqual([
+      "header\n\n├─ café 😀\n",
+      "second\n",
+    ]);
   });
 
   it("grows for long lines and writes text to a stream without writeBytes", () => {

@@ -119,7 +119,8 @@ export class FlatClip {
     const { width, length, used } = this;
     const out = this.out as unknown as SliceDecoders;
     // ASCII: a code unit per byte, so the clipped text is decoded alone.
-    if (!this.wide) return length <= width ? out.latin1Slice(0, used) : `${out.latin1Slice(0, Math.max(0, width - 1))}…`;
+    if (!this.wide)
+      return length <= width ? out.latin1Slice(0, used) : `${out.latin1Slice(0, Math.max(0, width - 1))}…`;
     const text = out.utf8Slice(0, used);
     return length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
   }
