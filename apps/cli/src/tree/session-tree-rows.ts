@@ -121,28 +121,30 @@ function nodesToLeaf<N extends RowNode<N>>(
 }
 
 /**
- * The row of one entry: its description (`describe`, else `describeEntry` of `read`, nothing when
- * that gives no entry), after `lead`, with the label and leaf marker after it.
+ * The row of one entry: its description (`describe(key, room)`, else `describeEntry` of `read(key)`,
+ * nothing when that gives no entry), after `lead`, with the label and leaf marker after it. The entry
+ * is named by `key` (an id or an entry number) rather than by closures: no two functions per row.
  */
-function makeRow(
+function makeRow<K>(
   lead: string,
   id: string,
   labelText: string | undefined,
   isLeaf: boolean,
   width: number,
-  describe: (room: number) => EntryDescription | undefined,
-  read: () => SessionEntry | undefined,
+  key: K,
+  describe: ((key: K, room: number) => EntryDescription | undefined) | undefined,
+  read: (key: K) => SessionEntry | undefined,
 ): SessionTreeRow | undefined {
   // The row's room depends only on the id (the leaf marker) and the label, known before reading.
   const label = labelText ? `[${inline(labelText)}]` : "";
   const leaf = isLeaf ? "← leaf" : "";
   const suffix = label && leaf ? `  ${label} ${leaf}` : label || leaf ? `  ${label}${leaf}` : "";
   const room = Math.max(20, width - lead.length - 24 - suffix.length);
-  let description = describe(room);
+  let description = describe?.(key, room);
   // What `describe` gives (kind and text) is already inert and on one line (see `sessionTreeShapeRows`).
   const inert = description !== undefined;
   if (description === undefined) {
-    const entry = read();
+    const entry = read(key);
     if (entry !== undefined) description = describeEntry(entry, room);
   }
   if (description === undefined) return undefined;
@@ -167,6 +169,7 @@ function* treeRows<N extends RowNode<N>>(
   describe?: (id: string, width: number) => EntryDescription | undefined,
 ): Generator<SessionTreeRow> {
   const towardsLeaf = nodesToLeaf(roots, options.leafId, idOf);
+  const describeNode = describe && ((node: N, room: number) => describe(idOf(node), room));
   const stack: Frame<N>[] = [];
   const pushChildren = (children: readonly N[], rest: string) => {
     if (children.length === 0) return;
@@ -198,8 +201,9 @@ function* treeRows<N extends RowNode<N>>(
         current.label,
         id === options.leafId,
         options.width,
-        (room) => describe?.(id, room),
-        () => entryOf(current),
+        current,
+        describeNode,
+        entryOf,
       );
       if (row !== undefined) yield row;
       const children: readonly N[] = node.children;
@@ -268,8 +272,9 @@ export function* sessionTreeLinkRows(
         links.label(entry),
         entry === leaf,
         options.width,
-        (room) => describe?.(entry, room),
-        () => read(entry),
+        entry,
+        describe,
+        read,
       );
       if (row !== undefined) yield row;
       const first = firstChild[entry] as number;
