@@ -55,24 +55,8 @@ export class IdIndex {
     };
   }
 
-  /**
-   * FNV-1a over UTF-16 code units. The 8-character ids pi and Arbor write take a straight-line path:
-   * the loop is a function small enough for V8 to compile with its optimizing compiler on the first
-   * tick, which a small session's open (one hash per entry) paid for in full (about 10 ms of compile
-   * CPU against a 1k-entry open of some 50 ms); the straight-line body is too large for that rule and
-   * a thousand calls stay below the ordinary threshold.
-   */
+  /** FNV-1a over UTF-16 code units. */
   static hash(id: string): number {
-    if (id.length === 8) {
-      let h = Math.imul(0x811c9dc5 ^ id.charCodeAt(0), 0x01000193);
-      h = Math.imul(h ^ id.charCodeAt(1), 0x01000193);
-      h = Math.imul(h ^ id.charCodeAt(2), 0x01000193);
-      h = Math.imul(h ^ id.charCodeAt(3), 0x01000193);
-      h = Math.imul(h ^ id.charCodeAt(4), 0x01000193);
-      h = Math.imul(h ^ id.charCodeAt(5), 0x01000193);
-      h = Math.imul(h ^ id.charCodeAt(6), 0x01000193);
-      return Math.imul(h ^ id.charCodeAt(7), 0x01000193) >>> 0;
-    }
     let h = 0x811c9dc5;
     for (let i = 0; i < id.length; i++) {
       h ^= id.charCodeAt(i);

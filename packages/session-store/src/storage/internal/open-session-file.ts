@@ -102,6 +102,8 @@ function scanOpenFile(
       indexRejectedReason = index.reason;
     }
   }
+  // A small file scanned from its start keeps its ids in a Map (see `RecordTable.useMapIndex`).
+  if (indexedEnd < 0 && file.size <= SMALL_FILE_BYTES) table.useMapIndex();
   // Entries take 0.5-3 KB. The table is reserved for the first 8 MB at the dense end; a larger file
   // is then sized from the lines found in them (with a margin; tables grow if short), so that it
   // neither regrows while scanning nor holds (and scatters its id lookups over) tables several times

@@ -1,5 +1,6 @@
 import type { StoredEntryRecord } from "../session-storage";
 import { IdIndex, type IdIndexState } from "./id-index";
+import { MapIdIndex } from "./map-id-index";
 
 /** `parentIndex` value of a root (`parentId: null`). */
 export const PARENT_ROOT = -1;
@@ -27,7 +28,9 @@ export class RecordTable {
   private parents: Int32Array;
   /** `IdIndex.hash` of each record's id, for the records not yet in `ids` (0 without an id). */
   private idHashes: Uint32Array;
-  private ids: IdIndex;
+  private ids: IdIndex | MapIdIndex;
+  /** Whether `ids` is a {@link MapIdIndex} (see {@link RecordTable.useMapIndex}): pushes then skip the id hash. */
+  private mapIndex = false;
   /** Records from this index on are not in `ids` yet. */
   private indexed = 0;
   /** Records pushed since the last batch whose parent is not the record before. */
@@ -64,7 +67,7 @@ export class RecordTable {
     this.lengths[i] = length;
     this.lines[i] = line;
     if (record.id === undefined || record.type === "session") this.unindexed.push(i);
-    else this.idHashes[i] = idHash ?? IdIndex.hash(record.id);
+    else if (!this.mapIndex) this.idHashes[i] = idHash ?? IdIndex.hash(record.id);
     const parentId = record.parentId;
     if (parentId === null) this.parents[i] = PARENT_ROOT;
     else if (parentId === undefined) this.parents[i] = PARENT_ABSENT;
@@ -73,6 +76,17 @@ export class RecordTable {
       this.parents[i] = PARENT_MISSING; // until the next batch
       this.pending.push(i);
     }
+  }
+
+  /**
+   * Keeps the id index in a `Map` ({@link MapIdIndex}) instead of the typed-array {@link IdIndex}, so
+   * that no id is hashed in JavaScript: for a small session about to be scanned (an empty table).
+   * Lookups, parents and a saved sidecar index are the same either way.
+   */
+  useMapIndex(): void {
+    if (this.records.length > 0 || this.mapIndex) return;
+    this.ids = new MapIdIndex(this.records);
+    this.mapIndex = true;
   }
 
   /** Makes room for about `expected` records up front (avoids regrowing while scanning a big file). */
@@ -160,7 +174,8 @@ export class RecordTable {
   truncate(count: number): void {
     if (count >= this.records.length) return;
     this.records.length = count;
-    this.ids = IdIndex.build(this.records); // rare: rebuild rather than un-insert
+    // Rare: rebuild rather than un-insert.
+    this.ids = this.mapIndex ? MapIdIndex.build(this.records) : IdIndex.build(this.records);
     this.indexed = count;
     this.unindexed = [];
     this.resolveAll();
@@ -194,6 +209,7 @@ export class RecordTable {
     this.records.length = 0;
     for (const r of records) this.records.push(r);
     this.ids = IdIndex.restore(this.records, columns.idIndex);
+    this.mapIndex = false;
     this.indexed = records.length;
     this.pending = [];
     this.unresolved = [];
@@ -204,7 +220,7 @@ export class RecordTable {
 
   clear(): void {
     this.records.length = 0;
-    this.ids = new IdIndex(this.records, this.starts.length);
+    this.ids = this.mapIndex ? new MapIdIndex(this.records) : new IdIndex(this.records, this.starts.length);
     this.indexed = 0;
     this.pending = [];
     this.unresolved = [];
