@@ -28,7 +28,16 @@ describe("IdIndex (storage)", () => {
       for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
       return h >>> 0;
     };
-    const ids = ["", "a", "0197abcd", "fb2627fc", "ffffffff", "日本語のテキスト", "é\u0000\uffff\ud800xyz", "e1234567"];
+    const ids = [
+      "",
+      "a",
+      "0197abcd",
+      "fb2627fc",
+      "ffffffff",
+      "日本語のテキスト",
+      "é\u0000\uffff\ud800xyz",
+      "e1234567",
+    ];
     for (let length = 0; length <= 20; length++) ids.push("z9\u00e9\u2713".repeat(6).slice(0, length));
     for (const id of ids) expect(IdIndex.hash(id), JSON.stringify(id)).toBe(reference(id));
     expect(ids.filter((id) => id.length === 8).length).toBeGreaterThan(4);

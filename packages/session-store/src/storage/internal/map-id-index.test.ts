@@ -75,7 +75,8 @@ describe("MapIdIndex (storage)", () => {
       if (i % 500 === 499) expect([...mapped.parentIndex()]).toEqual([...plain.parentIndex()]);
     });
     expect([...mapped.parentIndex()]).toEqual([...plain.parentIndex()]);
-    for (const r of records) if (r.id !== undefined) expect(mapped.indexOfId(r.id)).toBe(plain.indexOfId(r.id));
+    for (const r of records)
+      if (r.id !== undefined) expect(mapped.indexOfId(r.id)).toBe(plain.indexOfId(r.id));
     const a = mapped.columns().idIndex;
     const b = plain.columns().idIndex;
     expect([...a.hashes]).toEqual([...b.hashes]);
