@@ -1,8 +1,15 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { chain, header, instrumentedFs, jsonl, message, tempDir } from "./__fixtures__/storage-fixtures";
+import {
+  chain,
+  header,
+  instrumentedFs,
+  jsonl,
+  message,
+  storageErrorOf,
+  tempDir,
+} from "./__fixtures__/storage-fixtures";
 import { createJsonlStorage } from "./create-jsonl-storage";
-import { SessionStorageError } from "./session-storage-error";
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -12,16 +19,6 @@ afterEach(() => {
   vi.useRealTimers();
   tmp.cleanup();
 });
-
-function thrown(fn: () => unknown): SessionStorageError {
-  try {
-    fn();
-  } catch (error) {
-    if (SessionStorageError.isInstance(error)) return error as SessionStorageError;
-    throw error;
-  }
-  throw new Error("expected a SessionStorageError");
-}
 
 describe("durability modes", () => {
   it("always: every append is in the file and fsynced before append returns", () => {
@@ -93,7 +90,7 @@ describe("write failures", () => {
     const before = readFileSync(path);
 
     io.failWrite("partial-then-throw"); // half of the first line reaches the file, then ENOSPC
-    const error = thrown(() => storage.append([message("b", "a"), message("c", "b")]));
+    const error = storageErrorOf(() => storage.append([message("b", "a"), message("c", "b")]));
     expect(error.code).toBe("SESSION_WRITE_FAILED");
     expect(error.message).toContain(path);
     expect(error.message).toContain("ENOSPC");
@@ -116,7 +113,7 @@ describe("write failures", () => {
     storage.append([header(), message("a", null)]);
     const before = readFileSync(path);
     io.failFsync(true);
-    expect(thrown(() => storage.append([message("b", "a"), message("c", "b")])).code).toBe(
+    expect(storageErrorOf(() => storage.append([message("b", "a"), message("c", "b")])).code).toBe(
       "SESSION_WRITE_FAILED",
     );
     expect(readFileSync(path).equals(before)).toBe(true);
@@ -133,7 +130,7 @@ describe("write failures", () => {
     const before = readFileSync(path);
 
     io.failWrite("partial-then-throw");
-    const writeError = thrown(() => storage.append([message("b", "a")]));
+    const writeError = storageErrorOf(() => storage.append([message("b", "a")]));
     expect(writeError.code).toBe("SESSION_WRITE_FAILED");
     expect(writeError.line).toBe(3);
     expect(writeError.message).toMatch(
@@ -145,7 +142,7 @@ describe("write failures", () => {
 
     io.failWrite("none");
     io.failFsync(true);
-    const fsyncError = thrown(() => storage.append([message("b", "a")]));
+    const fsyncError = storageErrorOf(() => storage.append([message("b", "a")]));
     expect(fsyncError.line).toBe(4);
     expect(fsyncError.message).toContain(`${path}:4: writing the fsync failed`);
     expect(readFileSync(path).equals(before)).toBe(true);
@@ -165,12 +162,12 @@ describe("write failures", () => {
     storage.append([header(), message("a", null)]);
     io.failWrite("partial-then-throw");
     io.failTruncate(true);
-    const error = thrown(() => storage.append([message("b", "a")]));
+    const error = storageErrorOf(() => storage.append([message("b", "a")]));
     expect(error.code).toBe("SESSION_WRITE_FAILED");
     expect(error.message).toContain("reopen");
     io.failWrite("none");
     io.failTruncate(false);
-    expect(thrown(() => storage.append([message("c", "a")])).code).toBe("SESSION_WRITE_FAILED");
+    expect(storageErrorOf(() => storage.append([message("c", "a")])).code).toBe("SESSION_WRITE_FAILED");
     storage.close();
 
     const reopened = createJsonlStorage(path);

@@ -1,25 +1,14 @@
 import { writeFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { header, jsonl, message, tempDir } from "./__fixtures__/storage-fixtures";
+import { header, jsonl, message, storageErrorOf, tempDir } from "./__fixtures__/storage-fixtures";
 import { createJsonlStorage } from "./create-jsonl-storage";
 import { nodeStorageFs, type StorageFs } from "./internal/storage-fs";
-import { SessionStorageError } from "./session-storage-error";
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
   tmp = tempDir();
 });
 afterEach(() => tmp.cleanup());
-
-function caught(fn: () => unknown): SessionStorageError {
-  try {
-    fn();
-  } catch (error) {
-    if (SessionStorageError.isInstance(error)) return error as SessionStorageError;
-    throw error;
-  }
-  throw new Error("expected a SessionStorageError");
-}
 
 describe("a read that fails after the load", () => {
   it("entry and line-bytes reads both throw SESSION_READ_FAILED naming the file, line and entry", () => {
@@ -47,7 +36,7 @@ describe("a read that fails after the load", () => {
     storage.load();
     failReads = true;
     for (const read of [() => storage.readEntry(1), () => storage.readEntryLine?.(1)]) {
-      const error = caught(read);
+      const error = storageErrorOf(read);
       expect(error.code).toBe("SESSION_READ_FAILED");
       expect(error.message).toBe(`${path}:3: cannot read entry b (Error: EIO: i/o error, read).`);
       expect(error.line).toBe(3);

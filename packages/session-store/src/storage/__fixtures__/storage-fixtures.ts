@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { StorageFs } from "../internal/storage-fs";
 import { nodeStorageFs } from "../internal/storage-fs";
+import { SessionStorageError } from "../session-storage-error";
 
 /** A session header for tests. */
 export function header(id = "s-test"): Record<string, unknown> {
@@ -102,4 +103,15 @@ export function instrumentedFs(): {
       truncateFails = on;
     },
   };
+}
+
+/** The `SessionStorageError` that `fn` throws; fails the test when it throws nothing or another error. */
+export function storageErrorOf(fn: () => unknown): SessionStorageError {
+  try {
+    fn();
+  } catch (error) {
+    if (SessionStorageError.isInstance(error)) return error as SessionStorageError;
+    throw error;
+  }
+  throw new Error("expected a SessionStorageError");
 }
