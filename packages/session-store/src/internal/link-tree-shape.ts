@@ -62,9 +62,7 @@ export function linkTreeShape(table: EntryTable): TreeShapeLinks | undefined {
       }
       children.length = 0;
       for (let child = first; child !== NONE; child = nextSibling[child] as number) children.push(child);
-      // Each child's time once (reading it may read an entry), not once per comparison.
-      const times = new Map(children.map((child) => [child, timeOf(child)]));
-      children.sort((a, b) => (times.get(a) as number) - (times.get(b) as number));
+      sortByTime(children, timeOf);
       firstChild[index] = children[0] as number;
       for (let at = 0; at < children.length; at++) {
         nextSibling[children[at] as number] = (children[at + 1] as number | undefined) ?? NONE;
@@ -74,4 +72,14 @@ export function linkTreeShape(table: EntryTable): TreeShapeLinks | undefined {
     }
   }
   return reached === visible ? { roots, firstChild, nextSibling, parent } : undefined;
+}
+
+/**
+ * Orders `children` by `timeOf`, oldest first, stable, reading each child's time once (reading it may
+ * read an entry), not once per comparison. A function of its own: the comparator's closure would
+ * otherwise make the walk above allocate a scope object for every entry it passes, fork or not.
+ */
+function sortByTime(children: number[], timeOf: (index: number) => number): void {
+  const times = new Map(children.map((child) => [child, timeOf(child)]));
+  children.sort((a, b) => (times.get(a) as number) - (times.get(b) as number));
 }
