@@ -204,7 +204,8 @@ export class SessionView {
         ? walkToContextStart(this.table, start)
         : walkToRoot(this.table, start);
       const branch: SessionEntry[] = [];
-      for (const index of upward.reverse()) {
+      for (let at = upward.length - 1; at >= 0; at--) {
+        const index = upward[at] as number;
         const entry = this.table.entry(index);
         if (!this.table.isInvalid(index)) branch.push(entry);
       }
@@ -221,7 +222,9 @@ export class SessionView {
     return this.tolerateCorruptLines(() => {
       const start = fromId === undefined ? this.leaf : (this.table.indexOf(fromId) ?? -1);
       const ids: string[] = [];
-      for (const index of walkToRoot(this.table, start).reverse()) {
+      const upward = walkToRoot(this.table, start);
+      for (let at = upward.length - 1; at >= 0; at--) {
+        const index = upward[at] as number;
         const id = this.table.record(index).id;
         if (id !== undefined && !this.table.isInvalid(index)) ids.push(id);
       }

@@ -16,16 +16,43 @@ import type { SessionContextSettings } from "../projection/session-projection";
 import type { SessionEntry } from "../session-entry";
 import type { EntryTable } from "./entry-table";
 
-/** Entry indices from `leaf` up to the root (leaf first). `leaf` -1 gives `[]`. */
-export function walkToRoot(table: EntryTable, leaf: number): number[] {
-  const upward: number[] = [];
-  for (let current = leaf; current >= 0; ) {
-    upward.push(current);
+/**
+ * Entry indices from `leaf` up to the root (leaf first). `leaf` -1 gives an empty array. The path is
+ * counted first and then written into one array of its length: a path of 100,000 entries is not
+ * grown push by push (every growth a copy into fresh memory).
+ */
+export function walkToRoot(table: EntryTable, leaf: number): Int32Array {
+  let length = 0;
+  for (let current = leaf; current >= 0; length++) {
     const parent = table.parentOf(current);
-    if (parent >= current) return walkWithVisitedSet(table, leaf);
+    if (parent >= current) return Int32Array.from(walkWithVisitedSet(table, leaf));
     current = parent;
   }
+  const upward = new Int32Array(length);
+  for (let at = 0, current = leaf; at < length; at++) {
+    upward[at] = current;
+    current = table.parentOf(current);
+  }
   return upward;
+}
+
+/**
+ * Calls `visit` with each entry index from `leaf` upward until it returns `true` or the root is
+ * passed: the entries of {@link walkToRoot}, in its order, without making the array unless the path
+ * has a backward link (then from the visited-set walk, skipping the entries already visited).
+ */
+export function walkUpUntil(table: EntryTable, leaf: number, visit: (index: number) => boolean): void {
+  let steps = 0;
+  for (let current = leaf; current >= 0; steps++) {
+    if (visit(current)) return;
+    const parent = table.parentOf(current);
+    if (parent >= current) {
+      const upward = walkWithVisitedSet(table, leaf);
+      for (let at = steps + 1; at < upward.length; at++) if (visit(upward[at] as number)) return;
+      return;
+    }
+    current = parent;
+  }
 }
 
 function walkWithVisitedSet(table: EntryTable, leaf: number): number[] {
@@ -56,24 +83,8 @@ export function isOnPath(table: EntryTable, leaf: number, target: number): boole
  */
 export function walkToContextStart(table: EntryTable, leaf: number): number[] {
   const scanner = new PathScanner(table, false);
-  for (const index of walkUp(table, leaf)) if (scanner.visit(index)) break;
+  walkUpUntil(table, leaf, (index) => scanner.visit(index));
   return scanner.visited();
-}
-
-/** The path from `leaf` upward, lazily (switching to a visited set if it meets a backward link). */
-function* walkUp(table: EntryTable, leaf: number): Generator<number> {
-  let current = leaf;
-  let steps = 0;
-  while (current >= 0) {
-    yield current;
-    steps++;
-    const parent = table.parentOf(current);
-    if (parent >= current) {
-      yield* walkToRoot(table, leaf).slice(steps);
-      return;
-    }
-    current = parent;
-  }
 }
 
 /** What {@link scanPath} found. */
@@ -98,7 +109,8 @@ export function scanPath(table: EntryTable, leaf: number, withSettings: boolean)
     const parent = table.parentOf(current);
     if (parent >= current) {
       scanner = new PathScanner(table, withSettings);
-      for (const index of walkToRoot(table, leaf)) if (scanner.visit(index)) break;
+      const upward = walkToRoot(table, leaf);
+      for (let at = 0; at < upward.length; at++) if (scanner.visit(upward[at] as number)) break;
       return scanner.result();
     }
     current = parent;

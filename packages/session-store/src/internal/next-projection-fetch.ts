@@ -1,6 +1,6 @@
 import { EntryNotFetched } from "./entry-not-fetched";
 import type { EntryTable } from "./entry-table";
-import { scanPath, walkToRoot } from "./lazy-path";
+import { scanPath, walkUpUntil } from "./lazy-path";
 
 /** How many entries of each kind the first round takes from the path (a second one covers an invalid first). */
 const PER_KIND = 2;
@@ -36,7 +36,7 @@ function firstReads(table: EntryTable, leaf: number): number[] {
   for (const index of table.indicesOfType("session_info").slice(-PER_KIND)) wanted.add(index);
   if (leaf < 0) return [...wanted];
   const taken = { compaction: 0, thinking: 0, model: 0 };
-  for (const index of walkToRoot(table, leaf)) {
+  walkUpUntil(table, leaf, (index) => {
     const record = table.record(index);
     const kind =
       record.type === "compaction"
@@ -50,8 +50,8 @@ function firstReads(table: EntryTable, leaf: number): number[] {
       taken[kind]++;
       wanted.add(index);
     }
-    if (taken.compaction >= PER_KIND && taken.thinking >= PER_KIND && taken.model >= PER_KIND) break;
-  }
+    return taken.compaction >= PER_KIND && taken.thinking >= PER_KIND && taken.model >= PER_KIND;
+  });
   wanted.add(leaf);
   return [...wanted];
 }
