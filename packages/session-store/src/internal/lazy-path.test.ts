@@ -61,12 +61,7 @@ describe("the path from the leaf to the root", () => {
 
   it("stops before the first repeat after a chain walked without the visited set", () => {
     // Three ordinary steps up (f → e → x → w), then w's parent is f, which comes after it.
-    const store = open([
-      line("w", "f", "w"),
-      line("x", "w", "x"),
-      line("e", "x", "e"),
-      line("f", "e", "f"),
-    ]);
+    const store = open([line("w", "f", "w"), line("x", "w", "x"), line("e", "x", "e"), line("f", "e", "f")]);
     expect(store.getPathIds()).toEqual(["w", "x", "e", "f"]);
     expect(texts(store)).toEqual(["w", "x", "e", "f"]);
     expect(store.getBranch(undefined, { sinceLatestCompaction: true }).map((entry) => entry.id)).toEqual([
