@@ -18,7 +18,7 @@ const INITIAL_BYTES = 192 * 1024;
  * buffers instead of touching fresh memory for each batch.
  */
 export class LineBatch {
-  private bytes: Buffer = Buffer.allocUnsafe(INITIAL_BYTES);
+  private bytes = Buffer.allocUnsafe(INITIAL_BYTES);
   /** The buffer of the last flush, which the stream may still hold. */
   private flushed: Buffer | undefined;
   private used = 0;
