@@ -16,12 +16,6 @@ export interface CliIo {
      * hold them until they are written.
      */
     writeBytes?(chunk: Uint8Array): unknown;
-    /**
-     * Bytes written but not yet handed on by the stream (Node's `Writable.writableLength`). Optional:
-     * when it is 0, nothing given to `writeBytes` before is held any more and its memory may be
-     * reused; without it, nothing is assumed released.
-     */
-    readonly writableLength?: number;
   } & DrainableStream;
   stderr: { write(chunk: string): unknown };
   /** Environment variables (API keys, ARBOR_HOME). Default `process.env`. */

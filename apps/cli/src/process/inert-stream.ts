@@ -41,11 +41,6 @@ export function inertStream(
             stream.removeListener?.(event, listener),
         }
       : {}),
-    // What the stream still holds, so that a writer may reuse what it has released (see `CliIo`).
-    get writableLength() {
-      const held = (stream as { writableLength?: unknown }).writableLength;
-      return typeof held === "number" ? held : undefined;
-    },
     get isTTY() {
       return (stream as { isTTY?: boolean }).isTTY;
     },

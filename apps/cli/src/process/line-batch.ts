@@ -11,16 +11,11 @@ const INITIAL_BYTES = 192 * 1024;
 /**
  * Lines gathered as UTF-8 bytes and written in one piece: what `write(lines.join("\n") + "\n")`
  * writes, without joining the texts or encoding them twice (through `writeBytes` when the stream has
- * it, see `CliIo`). A stream may hold a chunk until it is written, so each flush hands the stream
- * the batch's buffer and the next batch takes another: the one flushed before, when the stream says
- * it holds nothing any more (`writableLength` 0, as Node's streams say once a chunk has left them),
- * or the text was handed over decoded; else a new one. A long output thus alternates between two
- * buffers instead of touching fresh memory for each batch.
+ * it, see `CliIo`). Each flush hands the stream a buffer of its own (a stream may hold it until it is
+ * written) and starts a new one.
  */
 export class LineBatch {
   private bytes = Buffer.allocUnsafe(INITIAL_BYTES);
-  /** The buffer of the last flush, which the stream may still hold. */
-  private flushed: Buffer | undefined;
   private used = 0;
   /** Lines in the batch. */
   count = 0;
@@ -44,19 +39,10 @@ export class LineBatch {
   /** Writes the lines added since the last flush (nothing when none); returns what the write returned. */
   flush(): unknown {
     if (this.count === 0) return true;
-    const { out } = this;
-    // Asked before this write: whether the stream still holds the buffer of the last one.
-    const spare = this.flushed !== undefined && out.writableLength === 0 ? this.flushed : undefined;
-    const written = this.bytes;
-    const chunk = written.subarray(0, this.used);
+    const chunk = this.bytes.subarray(0, this.used);
+    this.bytes = Buffer.allocUnsafe(Math.max(INITIAL_BYTES, this.bytes.length));
     this.used = 0;
     this.count = 0;
-    if (!out.writeBytes) {
-      // The stream gets the decoded text: the buffer is free again at once.
-      return out.write(chunk.toString("utf8"));
-    }
-    this.flushed = written;
-    this.bytes = spare ?? Buffer.allocUnsafe(Math.max(INITIAL_BYTES, written.length));
-    return out.writeBytes(chunk);
+    return this.out.writeBytes ? this.out.writeBytes(chunk) : this.out.write(chunk.toString("utf8"));
   }
 }
