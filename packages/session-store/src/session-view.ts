@@ -124,7 +124,7 @@ export class SessionView {
 
   /** The current leaf's id; `null` when the leaf is empty (new session or after `resetLeaf`). */
   get leafId(): string | null {
-    return this.leaf < 0 ? null : (this.table.record(this.leaf).id ?? null);
+    return this.leaf < 0 ? null : (this.table.idOf(this.leaf) ?? null);
   }
 
   /** Number of entries (header excluded). */
@@ -180,7 +180,7 @@ export class SessionView {
     return this.tolerateCorruptLines(() => {
       const children: SessionEntry[] = [];
       for (let index = 0; index < this.table.size; index++) {
-        if (this.table.record(index).parentId === parentId && !this.table.isHidden(index))
+        if (this.table.parentIdOf(index) === parentId && !this.table.isHidden(index))
           children.push(this.table.entry(index));
       }
       return children;
@@ -225,7 +225,7 @@ export class SessionView {
       const upward = walkToRoot(this.table, start);
       for (let at = upward.length - 1; at >= 0; at--) {
         const index = upward[at] as number;
-        const id = this.table.record(index).id;
+        const id = this.table.idOf(index);
         if (id !== undefined && !this.table.isInvalid(index)) ids.push(id);
       }
       return ids;
@@ -267,9 +267,8 @@ export class SessionView {
       return {
         ...links,
         leaf,
-        id: (entry) => table.record(entry).id as string,
-        label: (entry) =>
-          labels.size === 0 ? undefined : labels.get(table.record(entry).id as string)?.label,
+        id: (entry) => table.idOf(entry) as string,
+        label: (entry) => (labels.size === 0 ? undefined : labels.get(table.idOf(entry) as string)?.label),
         line: (entry) =>
           table.isLoaded(entry) && !table.isHidden(entry) ? storage.readEntryLine?.(entry) : undefined,
       };
@@ -290,7 +289,7 @@ export class SessionView {
   getSessionName(): string | undefined {
     this.sessionName ??= this.tolerateCorruptLines(() => {
       for (let index = this.table.size - 1; index >= 0; index--) {
-        if (this.table.record(index).type !== "session_info" || this.table.isHidden(index)) continue;
+        if (this.table.typeOf(index) !== "session_info" || this.table.isHidden(index)) continue;
         const entry = this.table.entry(index) as SessionInfoEntry;
         if (this.table.isInvalid(index)) continue;
         return { value: entry.name?.trim() || undefined };

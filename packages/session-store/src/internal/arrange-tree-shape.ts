@@ -28,7 +28,7 @@ export function arrangeTreeShape(
   const seen = new Set<string>();
   for (let index = 0; index < size; index++) {
     if (table.isHidden(index)) continue;
-    const id = table.record(index).id;
+    const id = table.idOf(index);
     if (id === undefined || seen.size === seen.add(id).size) return undefined;
     const parent = table.parentOf(index);
     if (parent < 0 || parent === index || table.isHidden(parent)) {
@@ -42,7 +42,7 @@ export function arrangeTreeShape(
   // 0: not reached, 1: on the walk's path (open), 2: done.
   const state = new Uint8Array(size);
   const nodeOf = (index: number): SessionTreeShapeNode => {
-    const id = table.record(index).id as string;
+    const id = table.idOf(index) as string;
     const resolved = labels.get(id);
     return resolved
       ? { id, children: [], label: resolved.label, labelTimestamp: resolved.timestamp }

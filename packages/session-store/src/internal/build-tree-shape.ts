@@ -30,8 +30,7 @@ export function arrangeShapeByForest(
   const items: { id: string; parentId: string | null | undefined; index: number }[] = [];
   for (let index = 0; index < table.size; index++) {
     if (table.isHidden(index)) continue;
-    const record = table.record(index);
-    items.push({ id: record.id as string, parentId: record.parentId, index });
+    items.push({ id: table.idOf(index) as string, parentId: table.parentIdOf(index), index });
   }
   const indexOf = new Map<SessionTreeShapeNode, number>();
   return arrangeForest(

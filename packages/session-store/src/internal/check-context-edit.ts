@@ -48,9 +48,9 @@ export function checkContextEdit(
       reason: "target-not-on-branch",
     });
   }
-  const record = table.record(target);
-  const role = record.type === "message" ? record.role : undefined;
-  const editable = record.type === "custom_message" || (typeof role === "string" && EDITABLE_ROLES.has(role));
+  const type = table.typeOf(target);
+  const role = type === "message" ? table.roleOf(target) : undefined;
+  const editable = type === "custom_message" || (typeof role === "string" && EDITABLE_ROLES.has(role));
   if (!editable) {
     throw new SessionStoreError(
       "CONTEXT_EDIT_INVALID",

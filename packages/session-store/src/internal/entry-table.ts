@@ -1,9 +1,9 @@
 import type { SessionEntry } from "../session-entry";
-import type { StoredEntryRecord } from "../storage/session-storage";
 import { SessionStorageError } from "../storage/session-storage-error";
 import { CorruptLineFound } from "./corrupt-line-found";
 import { EntryNotFetched } from "./entry-not-fetched";
 import { IdIndex } from "./id-index";
+import type { RecordColumns } from "./record-columns";
 import { findEntryProblem } from "./validate-entry";
 
 /** Reads the full entry at a loaded index (for JSONL: parses the line on demand). */
@@ -46,7 +46,8 @@ export interface BackendIndex {
  * process are always in the table's own lookup.
  */
 export class EntryTable {
-  private readonly records: StoredEntryRecord[];
+  /** The loaded entries' records (entries appended in this process are in `appended`). */
+  private readonly loaded: RecordColumns;
   private readonly appended: SessionEntry[] = [];
   private readonly loadedCount: number;
   private readonly ids: IdIndex;
@@ -69,24 +70,22 @@ export class EntryTable {
   private dry: Map<number, boolean> | undefined;
 
   constructor(
-    loadedRecords: readonly StoredEntryRecord[],
+    loaded: RecordColumns,
     private readonly read: EntryReader,
     private readonly onProblem: (problem: EntryProblem) => void,
     private readonly backend: BackendIndex = {},
   ) {
-    // The backend hands the array over (it keeps its own copy): no need to copy a million records.
-    this.records = loadedRecords as StoredEntryRecord[];
-    this.loadedCount = loadedRecords.length;
-    this.parents = new Int32Array(Math.max(16, this.records.length)).fill(UNRESOLVED);
+    this.loaded = loaded;
+    this.loadedCount = loaded.size;
+    this.parents = new Int32Array(Math.max(16, this.loadedCount)).fill(UNRESOLVED);
     this.checked = new Uint8Array(this.loadedCount);
-    const records = this.records;
-    this.ids = new IdIndex((at) => (records[at] as StoredEntryRecord).id);
+    this.ids = new IdIndex((at) => this.idOf(at));
     this.coveredFrom = backend.indexOfId ? 0 : this.loadedCount;
   }
 
   /** Number of entries (loaded and appended). */
   get size(): number {
-    return this.records.length;
+    return this.loadedCount + this.appended.length;
   }
 
   /**
@@ -102,9 +101,31 @@ export class EntryTable {
     return index < this.loadedCount;
   }
 
-  /** The light record of entry `index`. */
-  record(index: number): StoredEntryRecord {
-    return this.records[index] as StoredEntryRecord;
+  /** The id of entry `index` (`undefined` only for a version-1 entry). */
+  idOf(index: number): string | undefined {
+    return index < this.loadedCount ? this.loaded.idOf(index) : this.appendedAt(index).id;
+  }
+
+  /** The `parentId` of entry `index`. */
+  parentIdOf(index: number): string | null | undefined {
+    return index < this.loadedCount ? this.loaded.parentIdOf(index) : this.appendedAt(index).parentId;
+  }
+
+  /** The `type` of entry `index`. */
+  typeOf(index: number): string {
+    return index < this.loadedCount ? this.loaded.typeOf(index) : this.appendedAt(index).type;
+  }
+
+  /** The `message.role` of message entry `index`, when it has one. */
+  roleOf(index: number): string | undefined {
+    if (index < this.loadedCount) return this.loaded.roleOf(index);
+    const entry = this.appendedAt(index);
+    const message = entry.type === "message" ? (entry.message as { role?: unknown } | undefined) : undefined;
+    return typeof message?.role === "string" ? message.role : undefined;
+  }
+
+  private appendedAt(index: number): SessionEntry {
+    return this.appended[index - this.loadedCount] as SessionEntry;
   }
 
   /** Index of the entry with this id (the last one in file order for duplicated ids). */
@@ -141,8 +162,8 @@ export class EntryTable {
       const types = new Set<string>();
       // Records of a type share one string (the backends intern them): compare before hashing.
       let last: string | undefined;
-      for (let index = 0; index < this.records.length; index++) {
-        const recordType = (this.records[index] as StoredEntryRecord).type;
+      for (let index = 0; index < this.size; index++) {
+        const recordType = this.typeOf(index);
         if (recordType !== last) {
           types.add(recordType);
           last = recordType;
@@ -158,7 +179,7 @@ export class EntryTable {
    * node), so does the store; they stay in the file.
    */
   isHidden(index: number): boolean {
-    return this.record(index).type === "session" || this.corrupt?.has(index) === true;
+    return this.typeOf(index) === "session" || this.corrupt?.has(index) === true;
   }
 
   /**
@@ -203,7 +224,7 @@ export class EntryTable {
 
   /** The last visible entry index in file order (the leaf after load), or -1. */
   lastVisible(): number {
-    let index = this.records.length - 1;
+    let index = this.size - 1;
     while (index >= 0 && this.isHidden(index)) index--;
     return index;
   }
@@ -220,14 +241,12 @@ export class EntryTable {
   private resolveParent(index: number): number {
     let parent = this.parents[index] as number;
     if (parent === UNRESOLVED) {
-      const parentId = this.record(index).parentId;
-      const fromBackend = index < this.loadedCount ? this.backend.parentIndex?.[index] : undefined;
-      if (fromBackend !== undefined && parentId) {
-        parent = fromBackend >= 0 ? fromBackend : NO_PARENT;
-        this.parents[index] = parent;
-        return parent;
-      }
-      parent = parentId ? (this.indexOf(parentId) ?? NO_PARENT) : NO_PARENT;
+      const loaded = index < this.loadedCount;
+      const fromBackend = loaded ? this.backend.parentIndex?.[index] : undefined;
+      // Asked without making the parent id a string (a walk up a long path would make one per step).
+      if (!(loaded ? this.loaded.hasParentId(index) : this.appendedAt(index).parentId)) parent = NO_PARENT;
+      else if (fromBackend !== undefined) parent = fromBackend >= 0 ? fromBackend : NO_PARENT;
+      else parent = this.indexOf(this.parentIdOf(index) as string) ?? NO_PARENT;
       this.parents[index] = parent;
     }
     return parent;
@@ -259,7 +278,7 @@ export class EntryTable {
       const problem = findEntryProblem(entry);
       this.checked[index] = problem === undefined ? 1 : 2;
       this.validatedLoaded++;
-      if (problem !== undefined) this.onProblem({ index, entryId: this.record(index).id, problem });
+      if (problem !== undefined) this.onProblem({ index, entryId: this.idOf(index), problem });
     }
     return entry as unknown as SessionEntry;
   }
@@ -275,11 +294,7 @@ export class EntryTable {
 
   /** Adds an entry appended in this process; returns its index. */
   push(entry: SessionEntry): number {
-    const index = this.records.length;
-    const message = entry.type === "message" ? (entry.message as { role?: unknown } | undefined) : undefined;
-    const record: StoredEntryRecord = { id: entry.id, parentId: entry.parentId, type: entry.type };
-    if (typeof message?.role === "string") record.role = message.role;
-    this.records.push(record);
+    const index = this.size;
     this.appended.push(entry);
     if (index >= this.parents.length) {
       const grown = new Int32Array(this.parents.length * 2).fill(UNRESOLVED);
@@ -294,9 +309,8 @@ export class EntryTable {
   /** Every entry index of the given type, in file order. O(size) over records only. */
   indicesOfType(type: string): number[] {
     const found: number[] = [];
-    for (let index = 0; index < this.records.length; index++) {
-      if ((this.records[index] as StoredEntryRecord).type === type && !this.corrupt?.has(index))
-        found.push(index);
+    for (let index = 0; index < this.size; index++) {
+      if (this.typeOf(index) === type && !this.corrupt?.has(index)) found.push(index);
     }
     return found;
   }
@@ -307,8 +321,8 @@ export class EntryTable {
     const stop = Math.max(0, this.coveredFrom - chunk);
     this.ids.reserve(this.ids.size + (this.coveredFrom - stop));
     for (let at = this.coveredFrom - 1; at >= stop; at--) {
-      const record = this.records[at] as StoredEntryRecord;
-      if (record.id !== undefined && record.type !== "session") this.ids.setIfAbsent(record.id, at);
+      const id = this.loaded.idOf(at);
+      if (id !== undefined && this.loaded.typeOf(at) !== "session") this.ids.setIfAbsent(id, at);
     }
     this.coveredFrom = stop;
   }

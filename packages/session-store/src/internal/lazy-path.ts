@@ -144,10 +144,10 @@ class PathScanner {
   visit(index: number): boolean {
     const table = this.table;
     const step = this.upward.push(index) - 1;
-    const record = table.record(index);
+    const type = table.typeOf(index);
     // An invalid entry (see `EntryTable.isInvalid`) is passed through: it is neither a compaction
     // boundary nor a source of settings, and readers leave it out of the context.
-    if (this.compactionStep < 0 && record.type === "compaction" && this.isValid(index)) {
+    if (this.compactionStep < 0 && type === "compaction" && this.isValid(index)) {
       this.compactionStep = step;
       const id = (this.entry(index) as { firstKeptEntryId?: unknown }).firstKeptEntryId;
       this.firstKept = typeof id === "string" ? table.indexOf(id) : undefined;
@@ -157,19 +157,19 @@ class PathScanner {
       this.keptFrom = step;
       this.contextKnown = true;
     }
-    if (!this.thinkingKnown && record.type === "thinking_level_change" && this.isValid(index)) {
+    if (!this.thinkingKnown && type === "thinking_level_change" && this.isValid(index)) {
       const entry = this.entry(index);
       if (entry.type === "thinking_level_change") this.settings.thinkingLevel = entry.thinkingLevel;
       this.thinkingKnown = true;
-    } else if (!this.modelKnown && record.type === "model_change" && this.isValid(index)) {
+    } else if (!this.modelKnown && type === "model_change" && this.isValid(index)) {
       const entry = this.entry(index);
       if (entry.type === "model_change")
         this.settings.model = { provider: entry.provider, modelId: entry.modelId };
       this.modelKnown = true;
     } else if (
       !this.modelKnown &&
-      record.type === "message" &&
-      record.role === "assistant" &&
+      type === "message" &&
+      table.roleOf(index) === "assistant" &&
       this.isValid(index)
     ) {
       const entry = this.entry(index);
@@ -215,8 +215,7 @@ class PathScanner {
     const context = [upward[compactionStep] as number];
     for (let step = keptFrom; step > compactionStep; step--) {
       const index = upward[step] as number;
-      const record = table.record(index);
-      if (!(record.type === "message" && record.role === "system")) context.push(index);
+      if (!(table.typeOf(index) === "message" && table.roleOf(index) === "system")) context.push(index);
     }
     for (let step = compactionStep - 1; step >= 0; step--) context.push(upward[step] as number);
     return { context, settings, read };

@@ -33,7 +33,7 @@ export function linkTreeShape(table: EntryTable): TreeShapeLinks | undefined {
   for (let index = 0; index < size; index++) {
     if (table.isHidden(index)) continue;
     visible++;
-    const id = table.record(index).id;
+    const id = table.idOf(index);
     if (id === undefined || (seen !== undefined && seen.size === seen.add(id).size)) return undefined;
     const up = table.parentOf(index);
     if (up < 0 || up === index || table.isHidden(up)) {

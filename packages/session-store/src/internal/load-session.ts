@@ -1,9 +1,11 @@
 import { migrateSessionEntries, readSessionVersion } from "../migrations/migrate-session-entries";
 import type { SessionHeader } from "../session-entry";
 import { SessionStoreError } from "../session-store-error";
+import { loadedColumnsOf } from "../storage/internal/loaded-records";
 import type { SessionStorage, StorageLoadIssue, StoredEntryRecord } from "../storage/session-storage";
 import { createPositionIdSource } from "./create-position-id-source";
 import { type EntryProblem, EntryTable } from "./entry-table";
+import { RecordArray } from "./record-columns";
 import { findHeaderProblem } from "./validate-entry";
 
 /** What {@link loadSession} found. */
@@ -41,14 +43,16 @@ export function loadSession(
   onProblem: (problem: EntryProblem) => void,
 ): LoadedSession {
   const result = storage.load();
+  // The shipped backends' records as columns (no object per record); another backend's array.
+  const records = loadedColumnsOf(result) ?? new RecordArray(result.records);
   const sessionFile = storage.path ?? storage.location;
   if (result.header === undefined) {
-    if (result.records.length > 0) {
+    if (records.size > 0) {
       throw new SessionStoreError("SESSION_HEADER_INVALID", "Session has entries but no header line", {
         sessionFile,
       });
     }
-    const table = new EntryTable([], () => ({}), onProblem);
+    const table = new EntryTable(new RecordArray([]), () => ({}), onProblem);
     return { header: undefined, table, storageIssues: result.issues, migratedFrom: undefined };
   }
   const problem = findHeaderProblem(result.header);
@@ -60,7 +64,7 @@ export function loadSession(
   }
   const version = readSessionVersion([result.header]);
   if (version >= 3) {
-    const table = new EntryTable(result.records, (index) => storage.readEntry(index), onProblem, {
+    const table = new EntryTable(records, (index) => storage.readEntry(index), onProblem, {
       ...(result.parentIndex ? { parentIndex: result.parentIndex } : {}),
       ...(result.repeatedIds === undefined ? {} : { repeatedIds: result.repeatedIds }),
       ...(storage.indexOfId ? { indexOfId: (id: string) => storage.indexOfId?.(id) } : {}),
@@ -73,7 +77,7 @@ export function loadSession(
       migratedFrom: undefined,
     };
   }
-  const raw = result.records.map((_, index) => storage.readEntry(index));
+  const raw = Array.from({ length: records.size }, (_, index) => storage.readEntry(index));
   // Version 1 entries have no ids: derive them from the header and each entry's position, so that
   // every open of the same file (read-only ones never rewrite it) gives the same ids.
   const migrated = migrateSessionEntries([result.header, ...raw], {
@@ -81,7 +85,7 @@ export function loadSession(
   });
   const [header, ...entries] = migrated.entries;
   const table = new EntryTable(
-    entries.map(recordOf),
+    new RecordArray(entries.map(recordOf)),
     (index) => entries[index] as Record<string, unknown>,
     onProblem,
   );

@@ -37,13 +37,13 @@ function firstReads(table: EntryTable, leaf: number): number[] {
   if (leaf < 0) return [...wanted];
   const taken = { compaction: 0, thinking: 0, model: 0 };
   walkUpUntil(table, leaf, (index) => {
-    const record = table.record(index);
+    const type = table.typeOf(index);
     const kind =
-      record.type === "compaction"
+      type === "compaction"
         ? "compaction"
-        : record.type === "thinking_level_change"
+        : type === "thinking_level_change"
           ? "thinking"
-          : record.type === "model_change" || (record.type === "message" && record.role === "assistant")
+          : type === "model_change" || (type === "message" && table.roleOf(index) === "assistant")
             ? "model"
             : undefined;
     if (kind !== undefined && taken[kind] < PER_KIND) {

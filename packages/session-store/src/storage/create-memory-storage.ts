@@ -1,4 +1,5 @@
 import { hasByteOrderMark, LineScanner, parseLine } from "./internal/line-scanner";
+import { loadResultOf } from "./internal/loaded-records";
 import { RecordTable } from "./internal/record-table";
 import { serializeEntries } from "./internal/serialize-entries";
 import type { SessionStorage, StorageLoadIssue, StorageLoadResult } from "./session-storage";
@@ -113,16 +114,10 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       scanner.requireHeader(end > 0 || table.size > 0);
       header = scanner.header;
       lines = text === "" ? [] : text.replace(/\n$/, "").split("\n");
-      recordLines = table.records.map((_, i) => table.lineOf(i) - 1);
+      recordLines = Array.from({ length: table.size }, (_, i) => table.lineOf(i) - 1);
       table.settleParents();
       state = "loaded";
-      return {
-        header,
-        records: table.records.slice(),
-        issues,
-        parentIndex: table.parentIndex(),
-        repeatedIds: table.repeatedIds(),
-      };
+      return loadResultOf(header, issues, table.loaded(), table.parentIndex(), table.repeatedIds());
     },
     readEntry(index: number): Record<string, unknown> {
       assertLoaded();
@@ -140,7 +135,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
         // A line that passed the load-time fast scan but is broken in between (as the JSONL backend).
         throw new SessionStorageError(
           "SESSION_LINE_CORRUPT",
-          `${name}:${lineIndex + 1}: the line of entry ${table.records[index]?.id ?? index} does not parse (${String((error as Error).message).slice(0, 120)}). It is kept unchanged.`,
+          `${name}:${lineIndex + 1}: the line of entry ${table.idOf(index) ?? index} does not parse (${String((error as Error).message).slice(0, 120)}). It is kept unchanged.`,
           { path: name, line: lineIndex + 1, cause: error },
         );
       }

@@ -1,3 +1,4 @@
+import { loadResultOf } from "../../storage/internal/loaded-records";
 import { RecordTable } from "../../storage/internal/record-table";
 import type { StorageLoadResult, StoredEntryRecord } from "../../storage/session-storage";
 import { SessionStorageError } from "../../storage/session-storage-error";
@@ -96,13 +97,7 @@ export function createRowStorage(rows: readonly RecordRow[], name: string, fetch
       seqs = [];
       for (const row of initial) add(row);
       table.settleParents();
-      return {
-        header,
-        records: table.records.slice(),
-        issues: [],
-        parentIndex: table.parentIndex(),
-        repeatedIds: table.repeatedIds(),
-      };
+      return loadResultOf(header, [], table.loaded(), table.parentIndex(), table.repeatedIds());
     },
     readEntry(index) {
       const lineIndex = recordLines[index];
@@ -119,7 +114,7 @@ export function createRowStorage(rows: readonly RecordRow[], name: string, fetch
       } catch (error) {
         throw new SessionStorageError(
           "SESSION_LINE_CORRUPT",
-          `${name}:${lineIndex + 1}: the line of entry ${table.records[index]?.id ?? index} does not parse (${String((error as Error).message).slice(0, 120)}). It is kept unchanged.`,
+          `${name}:${lineIndex + 1}: the line of entry ${table.idOf(index) ?? index} does not parse (${String((error as Error).message).slice(0, 120)}). It is kept unchanged.`,
           { path: name, line: lineIndex + 1, cause: error },
         );
       }

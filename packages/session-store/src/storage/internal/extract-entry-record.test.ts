@@ -155,7 +155,7 @@ describe("WasmEntryScanner", () => {
       const chunk = scanner.chunkBuffer(length);
       chunk.write(text);
       scanner.scanChunk(chunk, length, 0);
-      return table.records;
+      return table.records();
     };
     const withWasm = scan();
     expect(withWasm.length).toBe(TRICKY_LINES.length - 1);
@@ -177,7 +177,7 @@ describe("WasmEntryScanner", () => {
     const chunk = scanner.chunkBuffer(Buffer.byteLength(text));
     chunk.write(text);
     expect(scanner.scanChunk(chunk, Buffer.byteLength(text), 0)).toBe(Buffer.byteLength(text));
-    expect(table.records).toEqual(lines.map((line) => recordFromEntry(JSON.parse(line))));
+    expect(table.records()).toEqual(lines.map((line) => recordFromEntry(JSON.parse(line))));
     expect(scanner.counters.fastPathLines).toBeGreaterThanOrEqual(10);
   });
 });
@@ -207,7 +207,7 @@ describe("the load-time scan", () => {
           closeSync(fd);
         }
         expect(scanner.issues).toEqual([]);
-        expect(table.records).toEqual(expected);
+        expect(table.records()).toEqual(expected);
         expect(table.lineOf(0)).toBe(2);
         expect(table.lineOf(TRICKY_LINES.length - 1)).toBe(TRICKY_LINES.length + 1);
       }
@@ -252,7 +252,7 @@ describe("the load-time scan", () => {
       if (wasm) buf.copy(chunk);
       expect(scanner.scanChunk(chunk, buf.length, 0)).toBe(buf.length);
       expect(scanner.issues).toEqual([]);
-      expect(table.records).toEqual(lines.map((line) => recordFromEntry(JSON.parse(line))));
+      expect(table.records()).toEqual(lines.map((line) => recordFromEntry(JSON.parse(line))));
       expect(scanner.counters.fastPathLines).toBeGreaterThan(100);
       expect(scanner.counters.parsedLines).toBeGreaterThan(50);
     }

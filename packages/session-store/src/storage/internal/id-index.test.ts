@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
-import type { StoredEntryRecord } from "../session-storage";
 import { IdIndex } from "./id-index";
+import { PackedIds } from "./packed-ids";
 
 describe("IdIndex (storage)", () => {
   it("grows its hash column geometrically when appends reserve one id at a time", () => {
-    const records: StoredEntryRecord[] = [];
-    const index = new IdIndex(records, 16);
+    const ids = new PackedIds(20_000);
+    const index = new IdIndex(ids, 16);
     const buffers = new Set<ArrayBufferLike>();
     for (let i = 0; i < 20_000; i++) {
       const id = `e${i}`;
-      records.push({ type: "message", id, parentId: i === 0 ? null : `e${i - 1}` } as StoredEntryRecord);
-      const hashes = new Uint32Array(records.length);
+      ids.set(i, id);
+      ids.size = i + 1;
+      const hashes = new Uint32Array(ids.size);
       hashes[i] = IdIndex.hash(id);
       // What an append does: one more record, indexed in a batch of one.
       index.insertMany(i, i + 1, hashes, []);

@@ -1,4 +1,4 @@
-import type { StoredEntryRecord } from "../session-storage";
+import type { PackedIds } from "./packed-ids";
 
 /**
  * id -> record index, as an open-addressing hash table in typed arrays: no per-entry objects, so a
@@ -16,7 +16,7 @@ export class IdIndex {
   private count = 0;
 
   constructor(
-    private readonly records: StoredEntryRecord[],
+    private readonly ids: PackedIds,
     expected = 1024,
   ) {
     let size = 1024;
@@ -26,19 +26,19 @@ export class IdIndex {
     this.hashes = new Uint32Array(Math.max(expected, 1024));
   }
 
-  /** An index of every record of `records`. */
-  static build(records: StoredEntryRecord[]): IdIndex {
-    const index = new IdIndex(records, records.length);
-    for (let i = 0; i < records.length; i++) index.insert(i);
+  /** An index of every record but those `skip` names (the `type: "session"` lines). */
+  static build(ids: PackedIds, skip: (index: number) => boolean): IdIndex {
+    const index = new IdIndex(ids, ids.size);
+    for (let i = 0; i < ids.size; i++) if (!skip(i)) index.insert(i);
     return index;
   }
 
-  /** An index from a saved {@link IdIndexState} (sidecar index); `records` must be the same records. */
-  static restore(records: StoredEntryRecord[], state: IdIndexState): IdIndex {
-    const index = new IdIndex(records, 0);
+  /** An index from a saved {@link IdIndexState} (sidecar index); `ids` must be the same records' ids. */
+  static restore(ids: PackedIds, state: IdIndexState): IdIndex {
+    const index = new IdIndex(ids, 0);
     index.slots = state.slots.slice();
     index.mask = state.slots.length - 1;
-    index.hashes = new Uint32Array(Math.max(1024, records.length * 2));
+    index.hashes = new Uint32Array(Math.max(1024, ids.size * 2));
     index.hashes.set(state.hashes);
     index.count = state.count;
     index.duplicates = state.duplicates;
@@ -49,7 +49,7 @@ export class IdIndex {
   state(): IdIndexState {
     return {
       slots: this.slots,
-      hashes: this.hashes.subarray(0, this.records.length),
+      hashes: this.hashes.subarray(0, this.ids.size),
       count: this.count,
       duplicates: this.duplicates,
     };
@@ -66,13 +66,12 @@ export class IdIndex {
   }
 
   /**
-   * Indexes `records[index]` (call in index order). `h` must be `IdIndex.hash` of its id, when given
-   * (a scan computes it from the id's bytes).
+   * Indexes record `index` (call in index order; never for a `type: "session"` line). `h` must be
+   * `IdIndex.hash` of its id, when given (a scan computes it from the id's bytes).
    */
   insert(index: number, h?: number): void {
-    const record = this.records[index] as StoredEntryRecord;
-    const id = record.id;
-    if (id === undefined || record.type === "session") return;
+    const id = this.ids.idOf(index);
+    if (id === undefined) return;
     if (h === undefined) h = IdIndex.hash(id);
     if (index >= this.hashes.length) {
       const grown = new Uint32Array(Math.max(this.hashes.length * 2, index + 1));
@@ -85,7 +84,7 @@ export class IdIndex {
       const held = this.slots[slot] as number;
       if (held === 0) break;
       const other = held - 1;
-      if (this.hashes[other] === h && this.records[other]?.id === id) {
+      if (this.hashes[other] === h && this.ids.sameId(other, index)) {
         this.slots[slot] = index + 1; // the later entry wins, as in pi
         this.duplicates = true;
         this.repeats++;
@@ -98,11 +97,11 @@ export class IdIndex {
   }
 
   /**
-   * Indexes `records[from, to)` at once, like {@link IdIndex.insert} on each in order (call after the
+   * Indexes records `[from, to)` at once, like {@link IdIndex.insert} on each in order (call after the
    * records before `from`). `hashOf[i]` must be `IdIndex.hash` of record i's id; `skip` lists, in
    * ascending order, the records of the range that are never indexed (no id, or a `type: "session"`
    * line). A record is read only when its hash meets an equal one (a repeated id or a collision), so
-   * a batch after a scan walks typed arrays, not a million record objects.
+   * a batch after a scan walks typed arrays, not a million ids.
    */
   insertMany(from: number, to: number, hashOf: Uint32Array, skip: readonly number[]): void {
     this.reserve(this.count + (to - from));
@@ -111,7 +110,7 @@ export class IdIndex {
       grown.set(this.hashes);
       this.hashes = grown;
     }
-    const { slots, hashes, mask, records } = this;
+    const { slots, hashes, mask, ids } = this;
     let k = 0;
     let added = 0;
     next: for (let index = from; index < to; index++) {
@@ -126,7 +125,7 @@ export class IdIndex {
         const held = slots[slot] as number;
         if (held === 0) break;
         const other = held - 1;
-        if (hashes[other] === h && records[other]?.id === records[index]?.id) {
+        if (hashes[other] === h && ids.sameId(other, index)) {
           slots[slot] = index + 1; // the later entry wins, as in pi
           this.duplicates = true;
           this.repeats++;
@@ -162,7 +161,7 @@ export class IdIndex {
       const held = this.slots[slot] as number;
       if (held === 0) return -1;
       const other = held - 1;
-      if (this.hashes[other] === h && this.records[other]?.id === id) return other;
+      if (this.hashes[other] === h && this.ids.hasId(other, id)) return other;
       slot = (slot + 1) & this.mask;
     }
   }

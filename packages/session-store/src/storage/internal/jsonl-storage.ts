@@ -9,6 +9,7 @@ import type { StorageLoadIssue, StorageLoadResult } from "../session-storage";
 import { SessionStorageError } from "../session-storage-error";
 import { FileChangeGuard } from "./file-change-guard";
 import { LineScanner } from "./line-scanner";
+import { loadResultOf } from "./loaded-records";
 import { openSessionFile } from "./open-session-file";
 import { EntryReadWindow, readEntryLine, readLineBytes } from "./read-entry-line";
 import { RecordTable } from "./record-table";
@@ -92,13 +93,13 @@ export class JsonlStorage implements JsonlSessionStorage {
       const issues = this.openAndScan();
       this.table.settleParents();
       this.state = "loaded";
-      return {
-        header: this.scanner.header,
-        records: this.table.records.slice(),
+      return loadResultOf(
+        this.scanner.header,
         issues,
-        parentIndex: this.table.parentIndex(),
-        repeatedIds: this.table.repeatedIds(),
-      };
+        this.table.loaded(),
+        this.table.parentIndex(),
+        this.table.repeatedIds(),
+      );
     } catch (error) {
       this.releaseResources();
       this.state = "closed";
@@ -112,7 +113,7 @@ export class JsonlStorage implements JsonlSessionStorage {
 
   readEntry(index: number): Record<string, unknown> {
     this.assertLoaded();
-    if (this.table.records[index] === undefined || this.readFd === undefined) {
+    if (index < 0 || index >= this.table.size || this.readFd === undefined) {
       throw new SessionStorageError(
         "SESSION_ENTRY_OUT_OF_RANGE",
         `${this.path}: no entry at index ${index} (the session has ${this.table.size}).`,
@@ -126,7 +127,7 @@ export class JsonlStorage implements JsonlSessionStorage {
 
   readEntryLine(index: number): Uint8Array | undefined {
     this.assertLoaded();
-    if (this.table.records[index] === undefined || this.readFd === undefined) return undefined;
+    if (index < 0 || index >= this.table.size || this.readFd === undefined) return undefined;
     return readLineBytes(this.fs, this.readFd, this.path, this.table, index, this.window);
   }
 
@@ -225,7 +226,7 @@ export class JsonlStorage implements JsonlSessionStorage {
       this.readFd,
       {
         header: this.scanner.header,
-        records: this.table.records,
+        records: this.table.records(),
         columns: this.table.columns(),
         issues: this.scanner.issues,
         coveredBytes: covered.bytes,

@@ -117,10 +117,13 @@ export class LineScanner {
     }
     let record: StoredEntryRecord | undefined;
     if (!strict && !this.small) {
-      record =
-        buf === this.wasmChunk
-          ? (this.wasm as WasmEntryScanner).extract(buf, start, last, this.previous)
-          : scanEntryRecord(buf, start, last, this.previous);
+      if (buf === this.wasmChunk) {
+        const wasm = this.wasm as WasmEntryScanner;
+        if (wasm.pushInto(this.table, buf, start, last, this.previous, offset, end - start, this.lineNo)) {
+          this.counters.fastPathLines++;
+          return;
+        }
+      } else record = scanEntryRecord(buf, start, last, this.previous);
       if (record) {
         this.counters.fastPathLines++;
         this.table.push(record, offset, end - start, this.lineNo, this.previous.hash);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { StoredEntryRecord } from "../session-storage";
 import { IdIndex } from "./id-index";
 import { MapIdIndex } from "./map-id-index";
+import { PackedIds } from "./packed-ids";
 import { RecordTable } from "./record-table";
 
 /** Records with repeated ids, a stray session line, records without an id and forks. */
@@ -21,6 +22,14 @@ function hostileRecords(count: number, seed: number): StoredEntryRecord[] {
   return records;
 }
 
+/** The records' ids as a table keeps them, and which of them are stray session lines. */
+function idsOf(records: StoredEntryRecord[]): { ids: PackedIds; isSession: (i: number) => boolean } {
+  const ids = new PackedIds(records.length);
+  records.forEach((r, i) => ids.set(i, r.id));
+  ids.size = records.length;
+  return { ids, isSession: (i) => records[i]?.type === "session" };
+}
+
 function skipped(records: StoredEntryRecord[]): number[] {
   const skip: number[] = [];
   records.forEach((r, i) => {
@@ -37,8 +46,9 @@ describe("MapIdIndex (storage)", () => {
       records.forEach((r, i) => {
         if (r.id !== undefined && r.type !== "session") hashes[i] = IdIndex.hash(r.id);
       });
-      const fnv = new IdIndex(records, 16);
-      const map = new MapIdIndex(records);
+      const { ids, isSession } = idsOf(records);
+      const fnv = new IdIndex(ids, 16);
+      const map = new MapIdIndex(ids, isSession);
       const skip = skipped(records);
       for (let from = 0; from < records.length; from += 700) {
         const to = Math.min(records.length, from + 700);
@@ -56,9 +66,9 @@ describe("MapIdIndex (storage)", () => {
       expect(saved.duplicates).toBe(expected.duplicates);
       expect([...saved.hashes]).toEqual([...expected.hashes]);
       // A restored FNV index (the next open's sidecar) answers every lookup the same way.
-      const restored = IdIndex.restore(records, saved);
+      const restored = IdIndex.restore(ids, saved);
       for (const r of records) if (r.id !== undefined) expect(restored.find(r.id)).toBe(fnv.find(r.id));
-      const built = MapIdIndex.build(records);
+      const built = MapIdIndex.build(ids, isSession);
       for (const r of records) if (r.id !== undefined) expect(built.find(r.id)).toBe(fnv.find(r.id));
       expect(built.repeats).toBe(fnv.repeats);
     }

@@ -1,5 +1,5 @@
-import type { StoredEntryRecord } from "../session-storage";
 import { IdIndex, type IdIndexState } from "./id-index";
+import type { PackedIds } from "./packed-ids";
 
 /**
  * The {@link IdIndex} of a small session: the same lookups (the last record with an id wins,
@@ -16,34 +16,38 @@ export class MapIdIndex {
   repeats = 0;
   private readonly byId = new Map<string, number>();
 
-  constructor(private readonly records: StoredEntryRecord[]) {}
+  /**
+   * @param ids - the table's ids.
+   * @param skip - names the records never indexed although they have an id (`type: "session"` lines).
+   */
+  constructor(
+    private readonly ids: PackedIds,
+    private readonly skip: (index: number) => boolean,
+  ) {}
 
-  /** An index of every record of `records`. */
-  static build(records: StoredEntryRecord[]): MapIdIndex {
-    const index = new MapIdIndex(records);
-    const skip: number[] = [];
-    for (let i = 0; i < records.length; i++) {
-      const record = records[i] as StoredEntryRecord;
-      if (record.id === undefined || record.type === "session") skip.push(i);
-    }
-    index.insertMany(0, records.length, undefined, skip);
+  /** An index of every record of `ids` with an id, but those `skip` names. */
+  static build(ids: PackedIds, skip: (index: number) => boolean): MapIdIndex {
+    const index = new MapIdIndex(ids, skip);
+    const skipped: number[] = [];
+    for (let i = 0; i < ids.size; i++) if (ids.idOf(i) === undefined || skip(i)) skipped.push(i);
+    index.insertMany(0, ids.size, undefined, skipped);
     return index;
   }
 
   /**
-   * Indexes `records[from, to)` in order, like `IdIndex.insertMany` (call after the records before
+   * Indexes records `[from, to)` in order, like `IdIndex.insertMany` (call after the records before
    * `from`); `skip` lists, in ascending order, the records of the range that are never indexed.
    * Hashes are not used.
    */
   insertMany(from: number, to: number, _hashOf: Uint32Array | undefined, skip: readonly number[]): void {
-    const { byId, records } = this;
+    const { byId, ids } = this;
     let k = 0;
     for (let index = from; index < to; index++) {
       if (k < skip.length && skip[k] === index) {
         k++;
         continue;
       }
-      const id = (records[index] as StoredEntryRecord).id as string;
+      const id = ids.idOf(index) as string;
       if (byId.has(id)) {
         this.duplicates = true;
         this.repeats++;
@@ -62,6 +66,6 @@ export class MapIdIndex {
 
   /** The state an {@link IdIndex} of the same records would save (for a sidecar index; computed now). */
   state(): IdIndexState {
-    return IdIndex.build(this.records).state();
+    return IdIndex.build(this.ids, this.skip).state();
   }
 }

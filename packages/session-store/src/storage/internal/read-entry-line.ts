@@ -95,8 +95,9 @@ export function readEntryLine(
   index: number,
   window: EntryReadWindow,
 ): Record<string, unknown> {
-  const record = table.records[index];
-  if (record === undefined) throw new Error(`no record ${index}`);
+  const type = table.typeOf(index);
+  if (type === undefined) throw new Error(`no record ${index}`);
+  const id = table.idOf(index);
   const length = table.lengthOf(index);
   // The happy path runs once per projected entry: it allocates nothing but the decoded line.
   const at = locateEntryLine(fs, fd, path, table, index, window);
@@ -106,7 +107,7 @@ export function readEntryLine(
       path,
       table,
       index,
-      record,
+      id,
       (line, name) =>
         `${path}:${line}: the file is shorter than when it was loaded (entry ${name} is gone): it was changed by another program. Reopen the session.`,
     );
@@ -124,25 +125,20 @@ export function readEntryLine(
       path,
       table,
       index,
-      record,
+      id,
       (line, name) =>
         `${path}:${line}: the line of entry ${name} does not parse (${problem}). It stays in the file unchanged.`,
     );
   }
-  if (
-    typeof entry !== "object" ||
-    entry === null ||
-    entry.type !== record.type ||
-    (entry.id ?? undefined) !== record.id
-  ) {
-    const duplicated = describeDuplicatedKey(buf, at, length, record, entry);
+  if (typeof entry !== "object" || entry === null || entry.type !== type || (entry.id ?? undefined) !== id) {
+    const duplicated = describeDuplicatedKey(buf, at, length, { id, type }, entry);
     if (duplicated !== undefined) {
       throw lineError(
         "SESSION_LINE_CORRUPT",
         path,
         table,
         index,
-        record,
+        id,
         (line, name) =>
           `${path}:${line}: the line of entry ${name} ${duplicated}. It stays in the file unchanged.`,
       );
@@ -152,9 +148,9 @@ export function readEntryLine(
       path,
       table,
       index,
-      record,
+      id,
       (line, name) =>
-        `${path}:${line}: expected entry ${name} (${record.type}) but the line holds something else: the file was changed by another program. Reopen the session.`,
+        `${path}:${line}: expected entry ${name} (${type}) but the line holds something else: the file was changed by another program. Reopen the session.`,
     );
   }
   return entry;
@@ -166,16 +162,16 @@ function lineError(
   path: string,
   table: RecordTable,
   index: number,
-  record: StoredEntryRecord,
+  id: string | undefined,
   message: (line: number, name: string) => string,
   cause?: unknown,
 ): SessionStorageError {
   const line = table.lineOf(index);
-  const name = record.id ?? `#${index}`;
+  const name = id ?? `#${index}`;
   return new SessionStorageError(code, message(line, name), {
     path,
     line,
-    ...(record.id === undefined ? {} : { entryId: record.id }),
+    ...(id === undefined ? {} : { entryId: id }),
     ...(cause === undefined ? {} : { cause }),
   });
 }
@@ -208,7 +204,7 @@ function describeDuplicatedKey(
   buf: Buffer,
   at: number,
   length: number,
-  record: StoredEntryRecord,
+  record: Pick<StoredEntryRecord, "id" | "type">,
   entry: unknown,
 ): string | undefined {
   let end = at + length;
@@ -237,13 +233,13 @@ function locateEntryLine(
     return window.locate(fs, fd, index, table.startOf(index), table.lengthOf(index));
   } catch (error) {
     window.clear();
-    const record = table.records[index] ?? {};
+
     throw lineError(
       "SESSION_READ_FAILED",
       path,
       table,
       index,
-      record as StoredEntryRecord,
+      table.idOf(index),
       (line, name) => `${path}:${line}: cannot read entry ${name} (${String(error)}).`,
       error,
     );

@@ -1,13 +1,10 @@
 import type { StoredEntryRecord } from "../session-storage";
 import { IdIndex, type IdIndexState } from "./id-index";
+import { LoadedRecords, PARENT_ABSENT, PARENT_MISSING, PARENT_ROOT } from "./loaded-records";
 import { MapIdIndex } from "./map-id-index";
+import { RecordStore } from "./record-store";
 
-/** `parentIndex` value of a root (`parentId: null`). */
-export const PARENT_ROOT = -1;
-/** `parentIndex` value when the entry has no `parentId` field (version-1 entries). */
-export const PARENT_ABSENT = -2;
-/** `parentIndex` value when no record has the entry's `parentId`. */
-export const PARENT_MISSING = -3;
+export { PARENT_ABSENT, PARENT_MISSING, PARENT_ROOT };
 
 /**
  * Records plus where each entry line lives in the file, kept compactly: byte offset (Float64, so files
@@ -15,23 +12,24 @@ export const PARENT_MISSING = -3;
  * and the index of the parent record (Int32, resolved through an {@link IdIndex}; the last record
  * with an id wins, as in pi). The file's text itself is never kept.
  *
+ * The records themselves are columns too, not one object per record: packed ids, types and roles as
+ * 16-bit codes, and a `parentId` only where the parent index does not give it
+ * (a parent no record has, or one not resolved yet). At 100k entries the record objects were most of
+ * what the garbage collector copied during an open ({@link RecordTable.loaded} hands the columns to
+ * the store; {@link RecordTable.records} makes objects where they are needed).
+ *
  * Pushes are cheap: a parent on the record before (a chain, the common case) resolves at once; ids
  * go into the id index, and other parents are resolved, in one batch when something next asks for
  * ids or parents ({@link RecordTable.settleParents}, which every such reader calls). Inserting each id
  * as the scan streamed the file through the cache cost about a fifth of a cold open at 100k entries.
  */
-export class RecordTable {
-  readonly records: StoredEntryRecord[] = [];
-  private starts: Float64Array;
-  private lengths: Uint32Array;
-  private lines: Uint32Array;
-  private parents: Int32Array;
-  /** `IdIndex.hash` of each record's id, for the records not yet in `ids` (0 without an id). */
-  private idHashes: Uint32Array;
-  private ids: IdIndex | MapIdIndex;
-  /** Whether `ids` is a {@link MapIdIndex} (see {@link RecordTable.useMapIndex}): pushes then skip the id hash. */
+export class RecordTable extends RecordStore {
+  /** `parentId` of the records whose parent index is `PARENT_MISSING` (unresolved or not yet resolved). */
+  private readonly missing = new Map<number, string>();
+  private index: IdIndex | MapIdIndex;
+  /** Whether `index` is a {@link MapIdIndex} (see {@link RecordTable.useMapIndex}): pushes then skip the id hash. */
   private mapIndex = false;
-  /** Records from this index on are not in `ids` yet. */
+  /** Records from this index on are not in `index` yet. */
   private indexed = 0;
   /** Records pushed since the last batch whose parent is not the record before. */
   private pending: number[] = [];
@@ -43,39 +41,61 @@ export class RecordTable {
   private unindexed: number[] = [];
 
   constructor(capacity = 1024) {
-    this.starts = new Float64Array(capacity);
-    this.lengths = new Uint32Array(capacity);
-    this.lines = new Uint32Array(capacity);
-    this.parents = new Int32Array(capacity);
-    this.idHashes = new Uint32Array(capacity);
-    this.ids = new IdIndex(this.records, capacity);
-  }
-
-  get size(): number {
-    return this.records.length;
+    super(capacity);
+    this.index = new IdIndex(this.ids, capacity);
   }
 
   /**
-   * Adds a record. `idHash`, when given, must be `IdIndex.hash(record.id)` (the scanner computes it
-   * from the id's bytes, sparing the id index a pass over the string).
+   * Adds a record (its fields are copied: the object is not kept). `idHash`, when given, must be
+   * `IdIndex.hash(record.id)` (the scanner computes it from the id's bytes, sparing the id index a
+   * pass over the string).
    */
   push(record: StoredEntryRecord, start: number, length: number, line: number, idHash?: number): void {
-    const i = this.records.length;
-    if (i === this.starts.length) this.grow(i * 2);
-    this.records.push(record);
-    this.starts[i] = start;
-    this.lengths[i] = length;
-    this.lines[i] = line;
-    if (record.id === undefined || record.type === "session") this.unindexed.push(i);
-    else if (!this.mapIndex) this.idHashes[i] = idHash ?? IdIndex.hash(record.id);
+    const i = this.add(record.type, record.role, start, length, line);
+    const id = record.id;
+    this.ids.set(i, id);
+    if (id === undefined || record.type === "session") this.unindexed.push(i);
+    else if (!this.mapIndex) this.idHashes[i] = idHash ?? IdIndex.hash(id);
     const parentId = record.parentId;
     if (parentId === null) this.parents[i] = PARENT_ROOT;
     else if (parentId === undefined) this.parents[i] = PARENT_ABSENT;
     else if (this.isChain(parentId, i)) this.parents[i] = i - 1;
-    else {
-      this.parents[i] = PARENT_MISSING; // until the next batch
-      this.pending.push(i);
-    }
+    else this.leaveOpen(i, parentId);
+  }
+
+  /**
+   * {@link push} of a record the load scan found, without making its id a string: the id is the
+   * plain ASCII bytes `buf[idStart, idEnd)`, `idHash` their `IdIndex.hash`, and `parentId`
+   * `undefined` means the id of the record pushed just before (the scan saw the same bytes).
+   */
+  pushScanned(
+    buf: Uint8Array,
+    idStart: number,
+    idEnd: number,
+    idHash: number,
+    parentId: string | null | undefined,
+    type: string,
+    role: string | undefined,
+    start: number,
+    length: number,
+    line: number,
+  ): void {
+    const i = this.add(type, role, start, length, line);
+    this.ids.setBytes(i, buf, idStart, idEnd);
+    if (type === "session") this.unindexed.push(i);
+    else this.idHashes[i] = idHash;
+    if (parentId === null) this.parents[i] = PARENT_ROOT;
+    else if (parentId === undefined && i > 0 && this.types.get(i - 1) !== "session") this.parents[i] = i - 1;
+    else if (parentId === undefined) this.leaveOpen(i, this.ids.idOf(i - 1) as string);
+    else if (this.isChain(parentId, i)) this.parents[i] = i - 1;
+    else this.leaveOpen(i, parentId);
+  }
+
+  /** Record `i`'s parent is resolved in the next batch ({@link RecordTable.settleParents}). */
+  private leaveOpen(i: number, parentId: string): void {
+    this.parents[i] = PARENT_MISSING;
+    this.missing.set(i, parentId);
+    this.pending.push(i);
   }
 
   /**
@@ -84,33 +104,45 @@ export class RecordTable {
    * Lookups, parents and a saved sidecar index are the same either way.
    */
   useMapIndex(): void {
-    if (this.records.length > 0 || this.mapIndex) return;
-    this.ids = new MapIdIndex(this.records);
+    if (this.count > 0 || this.mapIndex) return;
+    this.index = new MapIdIndex(this.ids, this.isSession);
     this.mapIndex = true;
   }
+
+  /** True when record `i` is a `type: "session"` line (never in the id index). */
+  private readonly isSession = (i: number): boolean => this.types.get(i) === "session";
 
   /** Makes room for about `expected` records up front (avoids regrowing while scanning a big file). */
   reserve(expected: number): void {
     if (expected > this.starts.length) this.grow(expected);
-    this.ids.reserve(expected);
+    this.index.reserve(expected);
   }
 
-  startOf(i: number): number {
-    return this.starts[i] as number;
+  /** Every record as an object, in order (a new array). */
+  records(): StoredEntryRecord[] {
+    return this.loaded().toArray();
   }
 
-  lengthOf(i: number): number {
-    return this.lengths[i] as number;
-  }
-
-  lineOf(i: number): number {
-    return this.lines[i] as number;
+  /** The records as columns, for a load result: copies, unaffected by later changes to the table. */
+  loaded(): LoadedRecords {
+    this.settleParents();
+    const n = this.count;
+    const missing = new Map<number, string>();
+    for (const [i, parentId] of this.missing) if (i < n) missing.set(i, parentId);
+    return new LoadedRecords(
+      n,
+      this.ids.snapshot(n),
+      this.types.snapshot(n),
+      this.roles.snapshot(n),
+      this.parents.slice(0, n),
+      missing,
+    );
   }
 
   /** Index of the last record with `id` (not counting `type: "session"` lines), or -1. */
   indexOfId(id: string): number {
     this.settleParents();
-    return this.ids.find(id);
+    return this.index.find(id);
   }
 
   /**
@@ -120,14 +152,14 @@ export class RecordTable {
    * Cheap when nothing was pushed since; readers of ids and parents call it themselves.
    */
   settleParents(): void {
-    const size = this.records.length;
+    const size = this.count;
     if (this.indexed === size && this.pending.length === 0) return;
     const from = this.indexed;
-    const repeats = this.ids.repeats;
-    this.ids.insertMany(from, size, this.idHashes, this.unindexed);
+    const repeats = this.index.repeats;
+    this.index.insertMany(from, size, this.idHashes, this.unindexed);
     this.indexed = size;
     this.unindexed = [];
-    if (this.ids.repeats !== repeats) {
+    if (this.index.repeats !== repeats) {
       this.resolveAll();
       return;
     }
@@ -148,12 +180,13 @@ export class RecordTable {
     let awaited = this.awaited;
     if (awaited === undefined) {
       awaited = new Set<string>();
-      for (const i of this.unresolved) awaited.add((this.records[i] as StoredEntryRecord).parentId as string);
+      for (const i of this.unresolved) awaited.add(this.missing.get(i) as string);
       this.awaited = awaited;
     }
     for (let i = from; i < to; i++) {
-      const record = this.records[i] as StoredEntryRecord;
-      if (record.id !== undefined && record.type !== "session" && awaited.has(record.id)) return true;
+      if (this.types.get(i) === "session") continue;
+      const id = this.ids.idOf(i);
+      if (id !== undefined && awaited.has(id)) return true;
     }
     return false;
   }
@@ -161,21 +194,36 @@ export class RecordTable {
   /** Whether two records share an id (`type: "session"` lines never count). */
   repeatedIds(): boolean {
     this.settleParents();
-    return this.ids.duplicates;
+    return this.index.duplicates;
   }
 
   /** A copy of the parent indices of every record. */
   parentIndex(): Int32Array {
     this.settleParents();
-    return this.parents.slice(0, this.records.length);
+    return this.parents.slice(0, this.count);
   }
 
   /** Drops every record from index `count` on (used to roll back a failed batch append). */
   truncate(count: number): void {
-    if (count >= this.records.length) return;
-    this.records.length = count;
+    if (count >= this.count) return;
+    this.settleParents();
+    // A kept record whose parent is dropped keeps its parent id (resolved again below).
+    for (let i = 0; i < count; i++) {
+      const parent = this.parents[i] as number;
+      if (parent >= count) {
+        this.missing.set(i, this.ids.idOf(parent) as string);
+        this.parents[i] = PARENT_MISSING;
+      }
+    }
+    for (const i of [...this.missing.keys()]) if (i >= count) this.missing.delete(i);
+    this.ids.truncate(count);
+    this.types.truncate(count);
+    this.roles.truncate(count);
+    this.count = count;
     // Rare: rebuild rather than un-insert.
-    this.ids = this.mapIndex ? MapIdIndex.build(this.records) : IdIndex.build(this.records);
+    this.index = this.mapIndex
+      ? MapIdIndex.build(this.ids, this.isSession)
+      : IdIndex.build(this.ids, this.isSession);
     this.indexed = count;
     this.unindexed = [];
     this.resolveAll();
@@ -184,43 +232,48 @@ export class RecordTable {
   /** Views of the columns for `size` records and the id index, for the sidecar index. */
   columns(): TableColumns {
     this.settleParents();
-    const n = this.records.length;
+    const n = this.count;
     return {
       starts: this.starts.subarray(0, n),
       lengths: this.lengths.subarray(0, n),
       lines: this.lines.subarray(0, n),
       parents: this.parents.subarray(0, n),
-      idIndex: this.ids.state(),
+      idIndex: this.index.state(),
     };
   }
 
   /** Replaces everything with a sidecar index's content. */
   adopt(records: StoredEntryRecord[], columns: TableColumns): void {
+    this.clear();
     const capacity = Math.max(1024, records.length * 2);
-    this.starts = new Float64Array(capacity);
-    this.lengths = new Uint32Array(capacity);
-    this.lines = new Uint32Array(capacity);
-    this.parents = new Int32Array(capacity);
-    this.idHashes = new Uint32Array(capacity);
+    if (capacity > this.starts.length) this.grow(capacity);
     this.starts.set(columns.starts);
     this.lengths.set(columns.lengths);
     this.lines.set(columns.lines);
     this.parents.set(columns.parents);
-    this.records.length = 0;
-    for (const r of records) this.records.push(r);
-    this.ids = IdIndex.restore(this.records, columns.idIndex);
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i] as StoredEntryRecord;
+      this.ids.set(i, r.id);
+      this.types.set(i, r.type);
+      this.roles.set(i, r.role);
+      if (this.parents[i] !== PARENT_MISSING) continue;
+      this.missing.set(i, r.parentId as string);
+      this.unresolved.push(i);
+    }
+    this.count = records.length;
+    this.ids.size = records.length;
+    this.index = IdIndex.restore(this.ids, columns.idIndex);
     this.mapIndex = false;
     this.indexed = records.length;
-    this.pending = [];
-    this.unresolved = [];
-    this.awaited = undefined;
-    this.unindexed = [];
-    for (let i = 0; i < records.length; i++) if (this.parents[i] === PARENT_MISSING) this.unresolved.push(i);
   }
 
   clear(): void {
-    this.records.length = 0;
-    this.ids = this.mapIndex ? new MapIdIndex(this.records) : new IdIndex(this.records, this.starts.length);
+    this.ids.truncate(0);
+    this.types.truncate(0);
+    this.roles.truncate(0);
+    this.missing.clear();
+    this.count = 0;
+    this.index = this.mapIndex ? new MapIdIndex(this.ids, this.isSession) : new IdIndex(this.ids, this.starts.length);
     this.indexed = 0;
     this.pending = [];
     this.unresolved = [];
@@ -230,20 +283,25 @@ export class RecordTable {
 
   /** True when the record before `i` has the id `parentId` (and is not a stray session line). */
   private isChain(parentId: string, i: number): boolean {
-    const previous = this.records[i - 1];
-    return previous !== undefined && previous.id === parentId && previous.type !== "session";
+    return i > 0 && this.types.get(i - 1) !== "session" && this.ids.hasId(i - 1, parentId);
   }
 
   /** Resolves the parent of record `i` (whose `parentId` is a string) through the id index. */
   private resolveFromIndex(i: number): void {
-    const parentId = (this.records[i] as StoredEntryRecord).parentId;
-    if (typeof parentId !== "string") return;
-    const parent = this.ids.find(parentId);
-    this.parents[i] = parent < 0 ? PARENT_MISSING : parent;
-    if (parent < 0) {
-      this.unresolved.push(i);
-      this.awaited = undefined;
+    const parent = this.parents[i] as number;
+    const parentId =
+      parent >= 0 ? this.ids.idOf(parent) : parent === PARENT_MISSING ? this.missing.get(i) : undefined;
+    if (parentId === undefined) return;
+    const found = this.index.find(parentId);
+    if (found >= 0) {
+      this.parents[i] = found;
+      if (parent < 0) this.missing.delete(i);
+      return;
     }
+    this.parents[i] = PARENT_MISSING;
+    if (parent >= 0) this.missing.set(i, parentId);
+    this.unresolved.push(i);
+    this.awaited = undefined;
   }
 
   /** Resolves every parent again from the id index (after a repeated id or a truncation). */
@@ -251,25 +309,7 @@ export class RecordTable {
     this.pending = [];
     this.unresolved = [];
     this.awaited = undefined;
-    for (let i = 0; i < this.records.length; i++) this.resolveFromIndex(i);
-  }
-
-  private grow(capacity: number): void {
-    const starts = new Float64Array(capacity);
-    starts.set(this.starts);
-    const lengths = new Uint32Array(capacity);
-    lengths.set(this.lengths);
-    const lines = new Uint32Array(capacity);
-    lines.set(this.lines);
-    const parents = new Int32Array(capacity);
-    parents.set(this.parents);
-    const idHashes = new Uint32Array(capacity);
-    idHashes.set(this.idHashes);
-    this.idHashes = idHashes;
-    this.starts = starts;
-    this.lengths = lengths;
-    this.lines = lines;
-    this.parents = parents;
+    for (let i = 0; i < this.count; i++) this.resolveFromIndex(i);
   }
 }
 

@@ -88,6 +88,6 @@ describe("scanSessionFile", () => {
     scan(second, 0);
     scan(second, 0);
     expect(text()).toBe(fs.readFileSync(first, "utf8"));
-    expect(table.records.map((r) => r.id)).toEqual(["a1", "a2", "b1", "b2", "b1", "b2"]);
+    expect(table.records().map((r) => r.id)).toEqual(["a1", "a2", "b1", "b2", "b1", "b2"]);
   });
 });

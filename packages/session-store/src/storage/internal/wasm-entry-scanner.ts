@@ -2,6 +2,7 @@ import type { StoredEntryRecord } from "../session-storage";
 import { HEAD_PARENT_NULL, HEAD_PARENT_PREVIOUS, HEAD_SLOTS } from "./entry-head-slots";
 import { entryHeadWasm } from "./entry-head-wasm";
 import { ascii, cachedAscii, type PreviousId } from "./extract-entry-record";
+import type { RecordTable } from "./record-table";
 
 /** Where the chunk bytes start in the module's memory (the result slots are at 0). */
 const CHUNK_AT = 64;
@@ -82,37 +83,99 @@ export class WasmEntryScanner {
    * the same record or `undefined`, and the same update of `previous`.
    */
   extract(buf: Buffer, start: number, end: number, previous: PreviousId): StoredEntryRecord | undefined {
-    const chained = previous.buf === buf && previous.id !== undefined;
+    if (!this.scan(buf, start, end, previous, previous.id !== undefined)) return undefined;
+    const slots = this.slots;
+    const idStart = previous.start;
+    const idEnd = previous.end;
+    const parentStart = slots[HEAD_SLOTS.parentStart] as number;
+    const parentId =
+      parentStart === HEAD_PARENT_PREVIOUS ? (previous.id as string) : this.parentId(buf, parentStart);
+    const id = ascii(buf, idStart, idEnd);
+    previous.id = id;
+    return { id, parentId, type: this.type(buf), role: this.role(buf) };
+  }
+
+  /**
+   * Like {@link extract}, but pushes the record into `table` (`RecordTable.pushScanned`: no string
+   * for its id, nor for a parent id that is the previous line's) and returns whether there was one.
+   * `previous` is updated without an id string: do not pass it to {@link extract} afterwards.
+   */
+  pushInto(
+    table: RecordTable,
+    buf: Buffer,
+    start: number,
+    end: number,
+    previous: PreviousId,
+    offset: number,
+    length: number,
+    line: number,
+  ): boolean {
+    if (!this.scan(buf, start, end, previous, true)) return false;
+    const parentStart = this.slots[HEAD_SLOTS.parentStart] as number;
+    const parentId = parentStart === HEAD_PARENT_PREVIOUS ? undefined : this.parentId(buf, parentStart);
+    previous.id = undefined;
+    const { start: idStart, end: idEnd, hash } = previous;
+    table.pushScanned(
+      buf,
+      idStart,
+      idEnd,
+      hash,
+      parentId,
+      this.type(buf),
+      this.role(buf),
+      offset,
+      length,
+      line,
+    );
+    return true;
+  }
+
+  /**
+   * Runs the program on `buf[start, end)`; when the line matches, its slots hold what it found and
+   * `previous` locates its id (`id` left to the caller). `chainable`: `previous` names an id of this
+   * buffer the program may compare the parent id with.
+   */
+  private scan(buf: Buffer, start: number, end: number, previous: PreviousId, chainable: boolean): boolean {
+    const chained = chainable && previous.buf === buf;
     const found = this.head(
       CHUNK_AT + start,
       CHUNK_AT + end,
       chained ? CHUNK_AT + previous.start : -1,
       chained ? CHUNK_AT + previous.end : -1,
     );
-    if (found === 0) return undefined;
+    if (found === 0) return false;
     const slots = this.slots;
-    const typeEnd = (slots[HEAD_SLOTS.typeEnd] as number) - CHUNK_AT;
-    const type = cachedAscii(buf, (slots[HEAD_SLOTS.typeStart] as number) - CHUNK_AT, typeEnd);
-    const idStart = typeEnd + 8;
-    const idEnd = (slots[HEAD_SLOTS.idEnd] as number) - CHUNK_AT;
-    const parentStart = slots[HEAD_SLOTS.parentStart] as number;
-    const parentId =
-      parentStart === HEAD_PARENT_NULL
-        ? null
-        : parentStart === HEAD_PARENT_PREVIOUS
-          ? (previous.id as string)
-          : ascii(buf, parentStart - CHUNK_AT, (slots[HEAD_SLOTS.parentEnd] as number) - CHUNK_AT);
-    const roleStart = slots[HEAD_SLOTS.roleStart] as number;
-    const role =
-      roleStart < 0
-        ? undefined
-        : cachedAscii(buf, roleStart - CHUNK_AT, (slots[HEAD_SLOTS.roleEnd] as number) - CHUNK_AT);
-    const id = ascii(buf, idStart, idEnd);
+    const idStart = (slots[HEAD_SLOTS.typeEnd] as number) - CHUNK_AT + 8;
     previous.buf = buf;
     previous.start = idStart;
-    previous.end = idEnd;
-    previous.id = id;
+    previous.end = (slots[HEAD_SLOTS.idEnd] as number) - CHUNK_AT;
     previous.hash = (slots[HEAD_SLOTS.hash] as number) >>> 0;
-    return { id, parentId, type, role };
+    return true;
+  }
+
+  /** The type the last {@link scan} found. */
+  private type(buf: Buffer): string {
+    const slots = this.slots;
+    return cachedAscii(
+      buf,
+      (slots[HEAD_SLOTS.typeStart] as number) - CHUNK_AT,
+      (slots[HEAD_SLOTS.typeEnd] as number) - CHUNK_AT,
+    );
+  }
+
+  /** The role the last {@link scan} found, if any. */
+  private role(buf: Buffer): string | undefined {
+    const slots = this.slots;
+    const roleStart = slots[HEAD_SLOTS.roleStart] as number;
+    return roleStart < 0
+      ? undefined
+      : cachedAscii(buf, roleStart - CHUNK_AT, (slots[HEAD_SLOTS.roleEnd] as number) - CHUNK_AT);
+  }
+
+  /** The parent id the last {@link scan} found, unless it is the previous line's id. */
+  private parentId(buf: Buffer, parentStart: number): string | null {
+    return parentStart === HEAD_PARENT_NULL
+      ? null
+      : ascii(buf, parentStart - CHUNK_AT, (this.slots[HEAD_SLOTS.parentEnd] as number) - CHUNK_AT);
   }
 }

@@ -1,0 +1,45 @@
+import type { StoredEntryRecord } from "../storage/session-storage";
+
+/**
+ * The light records of loaded entries, read field by field (see `StoredEntryRecord`): the store reads
+ * them this way so that a backend can keep them as columns, without an object per record.
+ */
+export interface RecordColumns {
+  /** Number of records. */
+  readonly size: number;
+  idOf(index: number): string | undefined;
+  parentIdOf(index: number): string | null | undefined;
+  /** True when `parentIdOf(index)` is a string other than `""` (asked without making the string). */
+  hasParentId(index: number): boolean;
+  typeOf(index: number): string;
+  roleOf(index: number): string | undefined;
+}
+
+/** {@link RecordColumns} over an array of records (a custom backend's, or migrated entries'). */
+export class RecordArray implements RecordColumns {
+  constructor(private readonly records: readonly StoredEntryRecord[]) {}
+
+  get size(): number {
+    return this.records.length;
+  }
+
+  idOf(index: number): string | undefined {
+    return (this.records[index] as StoredEntryRecord).id;
+  }
+
+  parentIdOf(index: number): string | null | undefined {
+    return (this.records[index] as StoredEntryRecord).parentId;
+  }
+
+  hasParentId(index: number): boolean {
+    return !!(this.records[index] as StoredEntryRecord).parentId;
+  }
+
+  typeOf(index: number): string {
+    return (this.records[index] as StoredEntryRecord).type;
+  }
+
+  roleOf(index: number): string | undefined {
+    return (this.records[index] as StoredEntryRecord).role;
+  }
+}
