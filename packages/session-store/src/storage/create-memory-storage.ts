@@ -1,6 +1,5 @@
 import { hasByteOrderMark, LineScanner, parseLine } from "./internal/line-scanner";
-import { loadResultOf } from "./internal/loaded-records";
-import { RecordTable } from "./internal/record-table";
+import { RECORD_COLUMNS_MIN_BYTES, RecordTable } from "./internal/record-table";
 import { serializeEntries } from "./internal/serialize-entries";
 import type { SessionStorage, StorageLoadIssue, StorageLoadResult } from "./session-storage";
 import { SessionStorageError } from "./session-storage-error";
@@ -24,6 +23,11 @@ export interface MemoryStorageOptions {
   header?: Record<string, unknown>;
   /** Entries following `header`. */
   entries?: readonly Record<string, unknown>[];
+  /**
+   * @internal Content of at least this many bytes keeps its records as columns, less as objects
+   * (default `RECORD_COLUMNS_MIN_BYTES`); tests set 0 to run the columns on small sessions.
+   */
+  recordColumnsMinBytes?: number;
 }
 
 /** The in-memory backend: {@link SessionStorage} plus a way to get the session text back. */
@@ -90,6 +94,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       }
       const text = initialText();
       const buf = Buffer.from(text, "utf8");
+      table.useColumns(buf.length >= (options.recordColumnsMinBytes ?? RECORD_COLUMNS_MIN_BYTES));
       const scanner = new LineScanner(name, table);
       const end = scanner.scanChunk(buf, buf.length, 0);
       const tornTail: StorageLoadIssue[] = [];
@@ -117,7 +122,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): MemoryS
       recordLines = Array.from({ length: table.size }, (_, i) => table.lineOf(i) - 1);
       table.settleParents();
       state = "loaded";
-      return loadResultOf(header, issues, table.loaded(), table.parentIndex(), table.repeatedIds());
+      return table.loadResult(header, issues);
     },
     readEntry(index: number): Record<string, unknown> {
       assertLoaded();

@@ -43,6 +43,11 @@ export interface JsonlStorageOptions {
   sidecarIndex?: boolean | { dir: string; writeOnSecondOpen?: boolean };
   /** Files smaller than this get no sidecar index written (reading one is always tried). Default 1 MiB. */
   sidecarMinBytes?: number;
+  /**
+   * @internal Files of at least this many bytes keep their records as columns, smaller ones as
+   * objects (default `RECORD_COLUMNS_MIN_BYTES`); tests set 0 to run the columns on small files.
+   */
+  recordColumnsMinBytes?: number;
   /** @internal Replacement for `node:fs`, used by tests to inject I/O failures. */
   fs?: StorageFs;
 }

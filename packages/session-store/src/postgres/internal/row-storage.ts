@@ -1,5 +1,4 @@
-import { loadResultOf } from "../../storage/internal/loaded-records";
-import { RecordTable } from "../../storage/internal/record-table";
+import { RECORD_COLUMNS_MIN_ENTRIES, RecordTable } from "../../storage/internal/record-table";
 import type { StorageLoadResult, StoredEntryRecord } from "../../storage/session-storage";
 import { SessionStorageError } from "../../storage/session-storage-error";
 import type { LineFetcher } from "./line-fetcher";
@@ -53,6 +52,7 @@ export function createRowStorage(rows: readonly RecordRow[], name: string, fetch
   let seqs: number[] = [];
   let recordLines: number[] = [];
   let table = new RecordTable(Math.max(1024, rows.length));
+  table.useColumns(rows.length >= RECORD_COLUMNS_MIN_ENTRIES);
   let header: Record<string, unknown> | undefined;
   const add = (row: RecordRow) => {
     lines.push(row.line);
@@ -97,7 +97,7 @@ export function createRowStorage(rows: readonly RecordRow[], name: string, fetch
       seqs = [];
       for (const row of initial) add(row);
       table.settleParents();
-      return loadResultOf(header, [], table.loaded(), table.parentIndex(), table.repeatedIds());
+      return table.loadResult(header, []);
     },
     readEntry(index) {
       const lineIndex = recordLines[index];
@@ -144,6 +144,7 @@ export function createRowStorage(rows: readonly RecordRow[], name: string, fetch
       seqs = [];
       recordLines = [];
       table = new RecordTable();
+      table.useColumns(newRows.length >= RECORD_COLUMNS_MIN_ENTRIES);
       for (const row of newRows) add(row);
     },
     close() {

@@ -1,4 +1,4 @@
-import type { PackedIds } from "./packed-ids";
+import type { RecordIds } from "./record-ids";
 
 /**
  * id -> record index, as an open-addressing hash table in typed arrays: no per-entry objects, so a
@@ -16,7 +16,7 @@ export class IdIndex {
   private count = 0;
 
   constructor(
-    private readonly ids: PackedIds,
+    private readonly ids: RecordIds,
     expected = 1024,
   ) {
     let size = 1024;
@@ -27,14 +27,14 @@ export class IdIndex {
   }
 
   /** An index of every record but those `skip` names (the `type: "session"` lines). */
-  static build(ids: PackedIds, skip: (index: number) => boolean): IdIndex {
+  static build(ids: RecordIds, skip: (index: number) => boolean): IdIndex {
     const index = new IdIndex(ids, ids.size);
     for (let i = 0; i < ids.size; i++) if (!skip(i)) index.insert(i);
     return index;
   }
 
   /** An index from a saved {@link IdIndexState} (sidecar index); `ids` must be the same records' ids. */
-  static restore(ids: PackedIds, state: IdIndexState): IdIndex {
+  static restore(ids: RecordIds, state: IdIndexState): IdIndex {
     const index = new IdIndex(ids, 0);
     index.slots = state.slots.slice();
     index.mask = state.slots.length - 1;

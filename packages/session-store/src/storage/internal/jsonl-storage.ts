@@ -9,10 +9,9 @@ import type { StorageLoadIssue, StorageLoadResult } from "../session-storage";
 import { SessionStorageError } from "../session-storage-error";
 import { FileChangeGuard } from "./file-change-guard";
 import { LineScanner } from "./line-scanner";
-import { loadResultOf } from "./loaded-records";
 import { openSessionFile } from "./open-session-file";
 import { EntryReadWindow, readEntryLine, readLineBytes } from "./read-entry-line";
-import { RecordTable } from "./record-table";
+import { RECORD_COLUMNS_MIN_BYTES, RecordTable } from "./record-table";
 import { rewriteSessionFile } from "./rewrite-session-file";
 import { serializeEntries, serializeEntry } from "./serialize-entries";
 import { acquireSessionLock, type SessionLock } from "./session-lock";
@@ -33,6 +32,7 @@ export class JsonlStorage implements JsonlSessionStorage {
   /** Whether this storage may write the index (never beside the session when read-only). */
   private readonly writesIndex: boolean;
   private readonly indexMinBytes: number;
+  private readonly columnsMinBytes: number;
   /** A read-only open that found no index writes a marker on close, the index on the next open. */
   private readonly deferIndexWrite: boolean;
   private readonly table = new RecordTable();
@@ -69,6 +69,7 @@ export class JsonlStorage implements JsonlSessionStorage {
     this.writesIndex =
       this.indexPath !== undefined && (!this.readOnly || typeof options.sidecarIndex === "object");
     this.indexMinBytes = options.sidecarMinBytes ?? 1024 * 1024;
+    this.columnsMinBytes = options.recordColumnsMinBytes ?? RECORD_COLUMNS_MIN_BYTES;
     this.deferIndexWrite =
       this.readOnly &&
       typeof options.sidecarIndex === "object" &&
@@ -93,13 +94,7 @@ export class JsonlStorage implements JsonlSessionStorage {
       const issues = this.openAndScan();
       this.table.settleParents();
       this.state = "loaded";
-      return loadResultOf(
-        this.scanner.header,
-        issues,
-        this.table.loaded(),
-        this.table.parentIndex(),
-        this.table.repeatedIds(),
-      );
+      return this.table.loadResult(this.scanner.header, issues);
     } catch (error) {
       this.releaseResources();
       this.state = "closed";
@@ -277,6 +272,7 @@ export class JsonlStorage implements JsonlSessionStorage {
     const opened = openSessionFile(this.fs, this.path, this.table, {
       readOnly: this.readOnly,
       indexPath: this.indexPath,
+      columnsMinBytes: this.columnsMinBytes,
     });
     this.readFd = opened.fd;
     if (opened.bytes) this.window.adopt(opened.bytes.buf, opened.bytes.from, opened.bytes.length);

@@ -117,12 +117,14 @@ export class LineScanner {
     }
     let record: StoredEntryRecord | undefined;
     if (!strict && !this.small) {
-      if (buf === this.wasmChunk) {
+      if (buf === this.wasmChunk && this.table.isColumnar) {
         const wasm = this.wasm as WasmEntryScanner;
         if (wasm.pushInto(this.table, buf, start, last, this.previous, offset, end - start, this.lineNo)) {
           this.counters.fastPathLines++;
           return;
         }
+      } else if (buf === this.wasmChunk) {
+        record = (this.wasm as WasmEntryScanner).extract(buf, start, last, this.previous);
       } else record = scanEntryRecord(buf, start, last, this.previous);
       if (record) {
         this.counters.fastPathLines++;

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { header, jsonl, message, tempDir } from "../__fixtures__/storage-fixtures";
 import { createJsonlStorage } from "../create-jsonl-storage";
 import { createMemoryStorage } from "../create-memory-storage";
-import type { StoredEntryRecord } from "../session-storage";
+import type { SessionStorage, StoredEntryRecord } from "../session-storage";
 import { CodedStrings } from "./coded-strings";
 import { loadedColumnsOf } from "./loaded-records";
 import { PackedIds } from "./packed-ids";
@@ -36,18 +36,24 @@ function expectedRecords(): StoredEntryRecord[] {
   }));
 }
 
-describe("load results as columns", () => {
-  it.each([
+/** The two backends that scan text, over `entries`; `columnsFrom`: their `recordColumnsMinBytes`. */
+function backends(columnsFrom: number | undefined): [string, () => SessionStorage][] {
+  const options = columnsFrom === undefined ? {} : { recordColumnsMinBytes: columnsFrom };
+  return [
     [
       "JSONL",
       () => {
         const path = tmp.file("s.jsonl");
         writeFileSync(path, jsonl(header(), ...entries));
-        return createJsonlStorage(path, { readOnly: true });
+        return createJsonlStorage(path, { readOnly: true, ...options });
       },
     ],
-    ["memory", () => createMemoryStorage({ content: jsonl(header(), ...entries) })],
-  ])(
+    ["memory", () => createMemoryStorage({ content: jsonl(header(), ...entries), ...options })],
+  ];
+}
+
+describe("load results as columns", () => {
+  it.each(backends(0))(
     "%s: the columns and the records made from them on first access give the same records",
     (_name, open) => {
       const result = open().load();
@@ -69,12 +75,25 @@ describe("load results as columns", () => {
   );
 
   it("a copy of a load result carries no columns (a wrapper may have changed its records)", () => {
-    const result = createMemoryStorage({ content: jsonl(header(), ...entries) }).load();
+    const options = { content: jsonl(header(), ...entries), recordColumnsMinBytes: 0 };
+    const result = createMemoryStorage(options).load();
     const copy = { ...result, records: result.records.slice(1) };
     expect(loadedColumnsOf(copy)).toBeUndefined();
-    expect(
-      loadedColumnsOf(createMemoryStorage({ content: jsonl(header(), ...entries) }).load()),
-    ).toBeDefined();
+    expect(loadedColumnsOf(createMemoryStorage(options).load())).toBeDefined();
+  });
+
+  it.each(backends(undefined))(
+    "%s: a session smaller than the columns' threshold loads as a plain array of the same records",
+    (_name, open) => {
+      const result = open().load();
+      expect(loadedColumnsOf(result)).toBeUndefined();
+      expect(Object.getOwnPropertyDescriptor(result, "records")?.value).toEqual(expectedRecords());
+      expect(result.repeatedIds).toBe(true);
+    },
+  );
+
+  it.each(backends(0))("%s: the columns say that ids repeat, as the array does", (_name, open) => {
+    expect(open().load().repeatedIds).toBe(true);
   });
 });
 

@@ -74,15 +74,17 @@ const COLUMNS = Symbol("arbor.loadedRecords");
  * A load result whose `records` array is made from `loaded` on first access (and is the caller's, as
  * the contract says), so that the store, which reads `loaded` itself (see {@link loadedColumnsOf}),
  * never makes an object per record: at 100k entries those objects were most of what the garbage
- * collector copied during an open.
+ * collector copied during an open. Records given as an array (a small session's) are the result's
+ * `records` as they are.
  */
 export function loadResultOf(
   header: Record<string, unknown> | undefined,
   issues: StorageLoadIssue[],
-  loaded: LoadedRecords,
+  loaded: LoadedRecords | StoredEntryRecord[],
   parentIndex: Int32Array,
   repeatedIds: boolean,
 ): StorageLoadResult {
+  if (Array.isArray(loaded)) return { header, records: loaded, issues, parentIndex, repeatedIds };
   let records: StoredEntryRecord[] | undefined;
   const result: StorageLoadResult = {
     header,

@@ -25,7 +25,7 @@ function hostileRecords(count: number, seed: number): StoredEntryRecord[] {
 /** The records' ids as a table keeps them, and which of them are stray session lines. */
 function idsOf(records: StoredEntryRecord[]): { ids: PackedIds; isSession: (i: number) => boolean } {
   const ids = new PackedIds(records.length);
-  records.forEach((r, i) => ids.set(i, r.id));
+  for (const [i, r] of records.entries()) ids.set(i, r.id);
   ids.size = records.length;
   return { ids, isSession: (i) => records[i]?.type === "session" };
 }

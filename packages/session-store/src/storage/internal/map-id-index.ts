@@ -1,5 +1,5 @@
 import { IdIndex, type IdIndexState } from "./id-index";
-import type { PackedIds } from "./packed-ids";
+import type { RecordIds } from "./record-ids";
 
 /**
  * The {@link IdIndex} of a small session: the same lookups (the last record with an id wins,
@@ -21,12 +21,12 @@ export class MapIdIndex {
    * @param skip - names the records never indexed although they have an id (`type: "session"` lines).
    */
   constructor(
-    private readonly ids: PackedIds,
+    private readonly ids: RecordIds,
     private readonly skip: (index: number) => boolean,
   ) {}
 
   /** An index of every record of `ids` with an id, but those `skip` names. */
-  static build(ids: PackedIds, skip: (index: number) => boolean): MapIdIndex {
+  static build(ids: RecordIds, skip: (index: number) => boolean): MapIdIndex {
     const index = new MapIdIndex(ids, skip);
     const skipped: number[] = [];
     for (let i = 0; i < ids.size; i++) if (ids.idOf(i) === undefined || skip(i)) skipped.push(i);

@@ -43,7 +43,7 @@ export function openSessionFile(
   fs: StorageFs,
   path: string,
   table: RecordTable,
-  options: { readOnly: boolean; indexPath: string | undefined },
+  options: { readOnly: boolean; indexPath: string | undefined; columnsMinBytes: number },
 ): OpenedSessionFile {
   let fd: number;
   try {
@@ -78,9 +78,11 @@ function scanOpenFile(
   fd: number,
   path: string,
   table: RecordTable,
-  options: { readOnly: boolean; indexPath: string | undefined },
+  options: { readOnly: boolean; indexPath: string | undefined; columnsMinBytes: number },
 ): OpenedSessionFile {
   const file = fs.fstatSync(fd);
+  // A large file's records are kept as columns (see `RecordTable.useColumns`), a small one's as objects.
+  table.useColumns(file.size >= options.columnsMinBytes);
   let scanner = new LineScanner(path, table, { small: file.size <= SMALL_FILE_BYTES });
   let from = 0;
   let indexedEnd = -1;

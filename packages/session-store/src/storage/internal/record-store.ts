@@ -1,15 +1,28 @@
-import { CodedStrings } from "./coded-strings";
-import { PackedIds } from "./packed-ids";
+import { IdIndex } from "./id-index";
+import { MapIdIndex } from "./map-id-index";
+import { RecordColumnFields } from "./record-column-fields";
+import type { RecordFields } from "./record-fields";
+import { RecordObjects } from "./record-objects";
+
+/**
+ * Sessions of at least this many bytes keep their records as columns ({@link RecordStore.useColumns}),
+ * smaller ones as objects: below it, the columns made the open slower (measured: bench/compare-builds
+ * at 1k and 10k entries, 2 and 19 MB).
+ */
+export const RECORD_COLUMNS_MIN_BYTES = 32 * 1024 * 1024;
+/** {@link RECORD_COLUMNS_MIN_BYTES} as entries, for a backend that has no bytes to count (PostgreSQL rows). */
+export const RECORD_COLUMNS_MIN_ENTRIES = 16_000;
 
 /**
  * The per-record columns of a `RecordTable`, which grow together: where each entry line is (byte
  * offset as a Float64, so files above 4 GiB work; length without the newline; 1-based line number),
- * and each record's packed id, type and role codes, parent index and id hash. No object per record.
+ * and each record's parent index and id hash; the records' ids, types and roles are in `fields`
+ * (objects, or columns without an object per record once the table {@link RecordStore.columnar} is set).
  */
 export class RecordStore {
-  protected readonly ids: PackedIds;
-  protected readonly types: CodedStrings;
-  protected readonly roles: CodedStrings;
+  protected fields: RecordFields = new RecordObjects();
+  /** `fields` when they are columns (set by the table, while empty). */
+  protected columnar: RecordColumnFields | undefined;
   protected count = 0;
   protected starts: Float64Array;
   protected lengths: Uint32Array;
@@ -17,17 +30,51 @@ export class RecordStore {
   protected parents: Int32Array;
   /** `IdIndex.hash` of each record's id, for the records not yet in the id index (0 without an id). */
   protected idHashes: Uint32Array;
+  protected index: IdIndex | MapIdIndex;
+  /** Whether `index` is a {@link MapIdIndex} (see {@link RecordStore.useMapIndex}): pushes then skip the id hash. */
+  protected mapIndex = false;
 
-  constructor(capacity: number) {
+  constructor(capacity = 1024) {
     this.starts = new Float64Array(capacity);
     this.lengths = new Uint32Array(capacity);
     this.lines = new Uint32Array(capacity);
     this.parents = new Int32Array(capacity);
     this.idHashes = new Uint32Array(capacity);
-    this.ids = new PackedIds(capacity);
-    this.types = new CodedStrings(capacity);
-    this.roles = new CodedStrings(capacity);
+    this.index = new IdIndex(this.fields.ids, capacity);
   }
+
+  /**
+   * Keeps the id index in a `Map` ({@link MapIdIndex}) instead of the typed-array {@link IdIndex}, so
+   * that no id is hashed in JavaScript: for a small session about to be scanned (an empty table).
+   * Lookups, parents and a saved sidecar index are the same either way.
+   */
+  useMapIndex(): void {
+    if (this.count > 0 || this.mapIndex) return;
+    this.index = new MapIdIndex(this.fields.ids, this.isSession);
+    this.mapIndex = true;
+  }
+
+  /**
+   * Keeps the records as columns (`true`, for a large session about to be scanned: see
+   * {@link RecordColumnFields}) or as the objects the scan made (`false`, the default). Only while the
+   * table is empty; the id index starts again empty.
+   */
+  useColumns(columns: boolean): void {
+    if (this.count > 0 || columns === (this.columnar !== undefined)) return;
+    this.columnar = columns ? new RecordColumnFields(this.starts.length) : undefined;
+    this.fields = this.columnar ?? new RecordObjects();
+    this.index = this.mapIndex
+      ? new MapIdIndex(this.fields.ids, this.isSession)
+      : new IdIndex(this.fields.ids, this.starts.length);
+  }
+
+  /** Whether the records are columns ({@link RecordStore.useColumns}). */
+  get isColumnar(): boolean {
+    return this.columnar !== undefined;
+  }
+
+  /** True when record `i` is a `type: "session"` line (never in the id index). */
+  protected readonly isSession = (i: number): boolean => this.fields.typeOf(i) === "session";
 
   /** Records held. */
   get size(): number {
@@ -48,22 +95,20 @@ export class RecordStore {
 
   /** Id of record `i` (a new string; `undefined` for a version-1 entry or outside the table). */
   idOf(i: number): string | undefined {
-    return this.ids.idOf(i);
+    return this.fields.idOf(i);
   }
 
   /** Type of record `i` (`undefined` outside the table). */
   typeOf(i: number): string | undefined {
-    return i < this.count ? this.types.get(i) : undefined;
+    return i < this.count ? this.fields.typeOf(i) : undefined;
   }
 
-  /** Adds the columns of a new record but its id, id hash and parent; returns its index. */
-  protected add(type: string, role: string | undefined, start: number, length: number, line: number): number {
+  /** Adds the columns of a new record but its fields, id hash and parent; returns its index. */
+  protected add(start: number, length: number, line: number): number {
     const i = this.count;
     if (i === this.starts.length) this.grow(i * 2);
     this.count = i + 1;
-    this.ids.size = i + 1;
-    this.types.set(i, type);
-    this.roles.set(i, role);
+    this.fields.size = i + 1;
     this.starts[i] = start;
     this.lengths[i] = length;
     this.lines[i] = line;
@@ -83,9 +128,7 @@ export class RecordStore {
     const idHashes = new Uint32Array(capacity);
     idHashes.set(this.idHashes);
     this.idHashes = idHashes;
-    this.ids.grow(capacity);
-    this.types.grow(capacity);
-    this.roles.grow(capacity);
+    this.fields.grow(capacity);
     this.starts = starts;
     this.lengths = lengths;
     this.lines = lines;

@@ -1,9 +1,17 @@
-import type { StoredEntryRecord } from "../session-storage";
+import type { StorageLoadIssue, StorageLoadResult, StoredEntryRecord } from "../session-storage";
 import { IdIndex, type IdIndexState } from "./id-index";
-import { LoadedRecords, PARENT_ABSENT, PARENT_MISSING, PARENT_ROOT } from "./loaded-records";
+import {
+  type LoadedRecords,
+  loadResultOf,
+  PARENT_ABSENT,
+  PARENT_MISSING,
+  PARENT_ROOT,
+} from "./loaded-records";
 import { MapIdIndex } from "./map-id-index";
+import type { RecordColumnFields } from "./record-column-fields";
 import { RecordStore } from "./record-store";
 
+export { RECORD_COLUMNS_MIN_BYTES, RECORD_COLUMNS_MIN_ENTRIES } from "./record-store";
 export { PARENT_ABSENT, PARENT_MISSING, PARENT_ROOT };
 
 /**
@@ -12,11 +20,12 @@ export { PARENT_ABSENT, PARENT_MISSING, PARENT_ROOT };
  * and the index of the parent record (Int32, resolved through an {@link IdIndex}; the last record
  * with an id wins, as in pi). The file's text itself is never kept.
  *
- * The records themselves are columns too, not one object per record: packed ids, types and roles as
- * 16-bit codes, and a `parentId` only where the parent index does not give it
- * (a parent no record has, or one not resolved yet). At 100k entries the record objects were most of
- * what the garbage collector copied during an open ({@link RecordTable.loaded} hands the columns to
- * the store; {@link RecordTable.records} makes objects where they are needed).
+ * The records of a large session are columns too, not one object per record
+ * ({@link RecordTable.useColumns}): packed ids, types and roles as 16-bit codes, and a `parentId` only
+ * where the parent index does not give it (a parent no record has, or one not resolved yet). At 100k
+ * entries the record objects were most of what the garbage collector copied during an open
+ * ({@link RecordTable.loadResult} hands the columns to the store; {@link RecordTable.records} makes
+ * objects where they are needed). A small session keeps the objects the scan made.
  *
  * Pushes are cheap: a parent on the record before (a chain, the common case) resolves at once; ids
  * go into the id index, and other parents are resolved, in one batch when something next asks for
@@ -26,9 +35,6 @@ export { PARENT_ABSENT, PARENT_MISSING, PARENT_ROOT };
 export class RecordTable extends RecordStore {
   /** `parentId` of the records whose parent index is `PARENT_MISSING` (unresolved or not yet resolved). */
   private readonly missing = new Map<number, string>();
-  private index: IdIndex | MapIdIndex;
-  /** Whether `index` is a {@link MapIdIndex} (see {@link RecordTable.useMapIndex}): pushes then skip the id hash. */
-  private mapIndex = false;
   /** Records from this index on are not in `index` yet. */
   private indexed = 0;
   /** Records pushed since the last batch whose parent is not the record before. */
@@ -40,20 +46,15 @@ export class RecordTable extends RecordStore {
   /** Records pushed since the last batch that the id index skips (no id, or a stray session line). */
   private unindexed: number[] = [];
 
-  constructor(capacity = 1024) {
-    super(capacity);
-    this.index = new IdIndex(this.ids, capacity);
-  }
-
   /**
-   * Adds a record (its fields are copied: the object is not kept). `idHash`, when given, must be
+   * Adds a record (kept as it is by a table of objects: do not change it afterwards). `idHash`, when given, must be
    * `IdIndex.hash(record.id)` (the scanner computes it from the id's bytes, sparing the id index a
    * pass over the string).
    */
   push(record: StoredEntryRecord, start: number, length: number, line: number, idHash?: number): void {
-    const i = this.add(record.type, record.role, start, length, line);
+    const i = this.add(start, length, line);
     const id = record.id;
-    this.ids.set(i, id);
+    this.fields.set(i, record);
     if (id === undefined || record.type === "session") this.unindexed.push(i);
     else if (!this.mapIndex) this.idHashes[i] = idHash ?? IdIndex.hash(id);
     const parentId = record.parentId;
@@ -67,6 +68,7 @@ export class RecordTable extends RecordStore {
    * {@link push} of a record the load scan found, without making its id a string: the id is the
    * plain ASCII bytes `buf[idStart, idEnd)`, `idHash` their `IdIndex.hash`, and `parentId`
    * `undefined` means the id of the record pushed just before (the scan saw the same bytes).
+   * Only for a table of columns ({@link RecordTable.useColumns}).
    */
   pushScanned(
     buf: Uint8Array,
@@ -80,13 +82,14 @@ export class RecordTable extends RecordStore {
     length: number,
     line: number,
   ): void {
-    const i = this.add(type, role, start, length, line);
-    this.ids.setBytes(i, buf, idStart, idEnd);
+    const columns = this.columnar as RecordColumnFields;
+    const i = this.add(start, length, line);
+    columns.setScanned(i, buf, idStart, idEnd, type, role);
     if (type === "session") this.unindexed.push(i);
     else this.idHashes[i] = idHash;
     if (parentId === null) this.parents[i] = PARENT_ROOT;
-    else if (parentId === undefined && i > 0 && this.types.get(i - 1) !== "session") this.parents[i] = i - 1;
-    else if (parentId === undefined) this.leaveOpen(i, this.ids.idOf(i - 1) as string);
+    else if (parentId === undefined && i > 0 && columns.typeOf(i - 1) !== "session") this.parents[i] = i - 1;
+    else if (parentId === undefined) this.leaveOpen(i, columns.idOf(i - 1) as string);
     else if (this.isChain(parentId, i)) this.parents[i] = i - 1;
     else this.leaveOpen(i, parentId);
   }
@@ -98,20 +101,6 @@ export class RecordTable extends RecordStore {
     this.pending.push(i);
   }
 
-  /**
-   * Keeps the id index in a `Map` ({@link MapIdIndex}) instead of the typed-array {@link IdIndex}, so
-   * that no id is hashed in JavaScript: for a small session about to be scanned (an empty table).
-   * Lookups, parents and a saved sidecar index are the same either way.
-   */
-  useMapIndex(): void {
-    if (this.count > 0 || this.mapIndex) return;
-    this.index = new MapIdIndex(this.ids, this.isSession);
-    this.mapIndex = true;
-  }
-
-  /** True when record `i` is a `type: "session"` line (never in the id index). */
-  private readonly isSession = (i: number): boolean => this.types.get(i) === "session";
-
   /** Makes room for about `expected` records up front (avoids regrowing while scanning a big file). */
   reserve(expected: number): void {
     if (expected > this.starts.length) this.grow(expected);
@@ -120,23 +109,22 @@ export class RecordTable extends RecordStore {
 
   /** Every record as an object, in order (a new array). */
   records(): StoredEntryRecord[] {
-    return this.loaded().toArray();
+    const loaded = this.loaded();
+    return Array.isArray(loaded) ? loaded : loaded.toArray();
   }
 
-  /** The records as columns, for a load result: copies, unaffected by later changes to the table. */
-  loaded(): LoadedRecords {
+  /**
+   * What `SessionStorage.load` returns for the records held: with their columns (see
+   * `loadResultOf`) or their array, the parent indices and whether ids repeat.
+   */
+  loadResult(header: Record<string, unknown> | undefined, issues: StorageLoadIssue[]): StorageLoadResult {
+    return loadResultOf(header, issues, this.loaded(), this.parentIndex(), this.repeatedIds());
+  }
+
+  /** The records, unaffected by later changes to the table: columns (copies) or an array. */
+  private loaded(): LoadedRecords | StoredEntryRecord[] {
     this.settleParents();
-    const n = this.count;
-    const missing = new Map<number, string>();
-    for (const [i, parentId] of this.missing) if (i < n) missing.set(i, parentId);
-    return new LoadedRecords(
-      n,
-      this.ids.snapshot(n),
-      this.types.snapshot(n),
-      this.roles.snapshot(n),
-      this.parents.slice(0, n),
-      missing,
-    );
+    return this.fields.loaded(this.count, this.parents, this.missing);
   }
 
   /** Index of the last record with `id` (not counting `type: "session"` lines), or -1. */
@@ -184,8 +172,8 @@ export class RecordTable extends RecordStore {
       this.awaited = awaited;
     }
     for (let i = from; i < to; i++) {
-      if (this.types.get(i) === "session") continue;
-      const id = this.ids.idOf(i);
+      if (this.fields.typeOf(i) === "session") continue;
+      const id = this.fields.idOf(i);
       if (id !== undefined && awaited.has(id)) return true;
     }
     return false;
@@ -211,19 +199,17 @@ export class RecordTable extends RecordStore {
     for (let i = 0; i < count; i++) {
       const parent = this.parents[i] as number;
       if (parent >= count) {
-        this.missing.set(i, this.ids.idOf(parent) as string);
+        this.missing.set(i, this.fields.idOf(parent) as string);
         this.parents[i] = PARENT_MISSING;
       }
     }
     for (const i of [...this.missing.keys()]) if (i >= count) this.missing.delete(i);
-    this.ids.truncate(count);
-    this.types.truncate(count);
-    this.roles.truncate(count);
+    this.fields.truncate(count);
     this.count = count;
     // Rare: rebuild rather than un-insert.
     this.index = this.mapIndex
-      ? MapIdIndex.build(this.ids, this.isSession)
-      : IdIndex.build(this.ids, this.isSession);
+      ? MapIdIndex.build(this.fields.ids, this.isSession)
+      : IdIndex.build(this.fields.ids, this.isSession);
     this.indexed = count;
     this.unindexed = [];
     this.resolveAll();
@@ -253,27 +239,25 @@ export class RecordTable extends RecordStore {
     this.parents.set(columns.parents);
     for (let i = 0; i < records.length; i++) {
       const r = records[i] as StoredEntryRecord;
-      this.ids.set(i, r.id);
-      this.types.set(i, r.type);
-      this.roles.set(i, r.role);
+      this.fields.set(i, r);
       if (this.parents[i] !== PARENT_MISSING) continue;
       this.missing.set(i, r.parentId as string);
       this.unresolved.push(i);
     }
     this.count = records.length;
-    this.ids.size = records.length;
-    this.index = IdIndex.restore(this.ids, columns.idIndex);
+    this.fields.size = records.length;
+    this.index = IdIndex.restore(this.fields.ids, columns.idIndex);
     this.mapIndex = false;
     this.indexed = records.length;
   }
 
   clear(): void {
-    this.ids.truncate(0);
-    this.types.truncate(0);
-    this.roles.truncate(0);
+    this.fields.truncate(0);
     this.missing.clear();
     this.count = 0;
-    this.index = this.mapIndex ? new MapIdIndex(this.ids, this.isSession) : new IdIndex(this.ids, this.starts.length);
+    this.index = this.mapIndex
+      ? new MapIdIndex(this.fields.ids, this.isSession)
+      : new IdIndex(this.fields.ids, this.starts.length);
     this.indexed = 0;
     this.pending = [];
     this.unresolved = [];
@@ -283,14 +267,14 @@ export class RecordTable extends RecordStore {
 
   /** True when the record before `i` has the id `parentId` (and is not a stray session line). */
   private isChain(parentId: string, i: number): boolean {
-    return i > 0 && this.types.get(i - 1) !== "session" && this.ids.hasId(i - 1, parentId);
+    return i > 0 && this.fields.typeOf(i - 1) !== "session" && this.fields.hasId(i - 1, parentId);
   }
 
   /** Resolves the parent of record `i` (whose `parentId` is a string) through the id index. */
   private resolveFromIndex(i: number): void {
     const parent = this.parents[i] as number;
     const parentId =
-      parent >= 0 ? this.ids.idOf(parent) : parent === PARENT_MISSING ? this.missing.get(i) : undefined;
+      parent >= 0 ? this.fields.idOf(parent) : parent === PARENT_MISSING ? this.missing.get(i) : undefined;
     if (parentId === undefined) return;
     const found = this.index.find(parentId);
     if (found >= 0) {
