@@ -106,6 +106,11 @@ export class EntryTable {
     return index < this.loadedCount ? this.loaded.idOf(index) : this.appendedAt(index).id;
   }
 
+  /** True when entry `index` has an id (asked without making the id a string). */
+  hasId(index: number): boolean {
+    return index < this.loadedCount ? this.loaded.hasId(index) : this.appendedAt(index).id !== undefined;
+  }
+
   /** The `parentId` of entry `index`. */
   parentIdOf(index: number): string | null | undefined {
     return index < this.loadedCount ? this.loaded.parentIdOf(index) : this.appendedAt(index).parentId;

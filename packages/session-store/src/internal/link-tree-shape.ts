@@ -33,8 +33,12 @@ export function linkTreeShape(table: EntryTable): TreeShapeLinks | undefined {
   for (let index = 0; index < size; index++) {
     if (table.isHidden(index)) continue;
     visible++;
-    const id = table.idOf(index);
-    if (id === undefined || (seen !== undefined && seen.size === seen.add(id).size)) return undefined;
+    if (seen === undefined) {
+      if (!table.hasId(index)) return undefined; // asked without making 100,000 id strings
+    } else {
+      const id = table.idOf(index);
+      if (id === undefined || seen.size === seen.add(id).size) return undefined;
+    }
     const up = table.parentOf(index);
     if (up < 0 || up === index || table.isHidden(up)) {
       roots.push(index);

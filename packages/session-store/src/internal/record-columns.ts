@@ -7,11 +7,17 @@ import type { StoredEntryRecord } from "../storage/session-storage";
 export interface RecordColumns {
   /** Number of records. */
   readonly size: number;
+  /** The record's id (`undefined` for a version-1 entry). */
   idOf(index: number): string | undefined;
+  /** True when `idOf(index)` is a string (asked without making the string). */
+  hasId(index: number): boolean;
+  /** The record's `parentId`. */
   parentIdOf(index: number): string | null | undefined;
   /** True when `parentIdOf(index)` is a string other than `""` (asked without making the string). */
   hasParentId(index: number): boolean;
+  /** The record's `type`. */
   typeOf(index: number): string;
+  /** The record's `message.role`, when it has one. */
   roleOf(index: number): string | undefined;
 }
 
@@ -25,6 +31,10 @@ export class RecordArray implements RecordColumns {
 
   idOf(index: number): string | undefined {
     return (this.records[index] as StoredEntryRecord).id;
+  }
+
+  hasId(index: number): boolean {
+    return (this.records[index] as StoredEntryRecord).id !== undefined;
   }
 
   parentIdOf(index: number): string | null | undefined {

@@ -67,6 +67,7 @@ describe("load results as columns", () => {
       }));
       expect(fromColumns).toEqual(expectedRecords());
       expect(entries.map((_, i) => columns?.hasParentId(i))).toEqual(entries.map((e) => !!e.parentId));
+      expect(entries.map((_, i) => columns?.hasId(i))).toEqual(entries.map(() => true)); // "" is an id
       expect(result.records).toEqual(expectedRecords());
       expect(result.records).toBe(result.records); // made once, then the caller's
       // Once the caller had the array (and may have changed it), the store reads the array.
@@ -114,6 +115,7 @@ describe("PackedIds", () => {
     expect(ids.sameId(0, 1)).toBe(false);
     expect(ids.sameId(3, 3)).toBe(false); // no id is no match
     expect(values.map((_, i) => ids.hasNonEmptyId(i))).toEqual(values.map((id) => !!id));
+    expect(values.map((_, i) => ids.has(i))).toEqual(values.map((id) => id !== undefined));
     const copy = ids.snapshot(3);
     ids.truncate(1);
     expect(ids.idOf(1)).toBeUndefined();

@@ -30,6 +30,10 @@ export class LoadedRecords implements RecordColumns {
     return this.ids.idOf(index);
   }
 
+  hasId(index: number): boolean {
+    return this.ids.has(index);
+  }
+
   typeOf(index: number): string {
     return this.types.get(index) as string;
   }

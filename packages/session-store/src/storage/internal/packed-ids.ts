@@ -118,6 +118,11 @@ export class PackedIds {
     return true;
   }
 
+  /** True when record `i` has an id (makes no string). */
+  has(i: number): boolean {
+    return i < this.size && this.kinds[i] !== 0;
+  }
+
   /** True when record `i` has an id other than `""` (makes no string). */
   hasNonEmptyId(i: number): boolean {
     const kind = this.kinds[i] as number;

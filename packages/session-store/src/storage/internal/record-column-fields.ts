@@ -74,10 +74,6 @@ export class RecordColumnFields implements RecordFields {
     return this.roles.get(i);
   }
 
-  hasNonEmptyId(i: number): boolean {
-    return this.ids.hasNonEmptyId(i);
-  }
-
   truncate(count: number): void {
     this.ids.truncate(count);
     this.types.truncate(count);

@@ -20,8 +20,6 @@ export interface RecordFields extends RecordIds {
   typeOf(i: number): string | undefined;
   /** The `message.role` of record `i` (held), when it has one. */
   roleOf(i: number): string | undefined;
-  /** True when record `i` has an id other than `""`. */
-  hasNonEmptyId(i: number): boolean;
   /** Drops the fields of records from `count` on. */
   truncate(count: number): void;
   /**

@@ -42,10 +42,6 @@ export class RecordObjects implements RecordFields {
     return this.records[i]?.role;
   }
 
-  hasNonEmptyId(i: number): boolean {
-    return i < this.size && !!this.records[i]?.id;
-  }
-
   truncate(count: number): void {
     if (count < this.records.length) this.records.length = count;
     this.size = Math.min(this.size, count);
