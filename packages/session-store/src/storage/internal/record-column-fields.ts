@@ -66,6 +66,10 @@ export class RecordColumnFields implements RecordFields {
     return this.ids.sameId(a, b);
   }
 
+  isChain(parentId: string, i: number): boolean {
+    return i > 0 && this.types.get(i - 1) !== "session" && this.ids.hasId(i - 1, parentId);
+  }
+
   typeOf(i: number): string | undefined {
     return this.types.get(i);
   }

@@ -16,6 +16,8 @@ export interface RecordFields extends RecordIds {
   grow(capacity: number): void;
   /** Sets the fields of record `i` from `record` (which may be kept: do not change it afterwards). */
   set(i: number, record: StoredEntryRecord): void;
+  /** True when the record before `i` has the id `parentId` and is not a stray session line. */
+  isChain(parentId: string, i: number): boolean;
   /** The type of record `i` (held). */
   typeOf(i: number): string | undefined;
   /** The `message.role` of record `i` (held), when it has one. */

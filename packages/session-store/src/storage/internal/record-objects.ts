@@ -34,6 +34,11 @@ export class RecordObjects implements RecordFields {
     return id !== undefined && id === this.records[b]?.id;
   }
 
+  isChain(parentId: string, i: number): boolean {
+    const previous = this.records[i - 1];
+    return previous !== undefined && previous.id === parentId && previous.type !== "session";
+  }
+
   typeOf(i: number): string | undefined {
     return this.records[i]?.type;
   }

@@ -60,7 +60,7 @@ export class RecordTable extends RecordStore {
     const parentId = record.parentId;
     if (parentId === null) this.parents[i] = PARENT_ROOT;
     else if (parentId === undefined) this.parents[i] = PARENT_ABSENT;
-    else if (this.isChain(parentId, i)) this.parents[i] = i - 1;
+    else if (this.fields.isChain(parentId, i)) this.parents[i] = i - 1;
     else this.leaveOpen(i, parentId);
   }
 
@@ -90,7 +90,7 @@ export class RecordTable extends RecordStore {
     if (parentId === null) this.parents[i] = PARENT_ROOT;
     else if (parentId === undefined && i > 0 && columns.typeOf(i - 1) !== "session") this.parents[i] = i - 1;
     else if (parentId === undefined) this.leaveOpen(i, columns.idOf(i - 1) as string);
-    else if (this.isChain(parentId, i)) this.parents[i] = i - 1;
+    else if (this.fields.isChain(parentId, i)) this.parents[i] = i - 1;
     else this.leaveOpen(i, parentId);
   }
 
@@ -263,11 +263,6 @@ export class RecordTable extends RecordStore {
     this.unresolved = [];
     this.awaited = undefined;
     this.unindexed = [];
-  }
-
-  /** True when the record before `i` has the id `parentId` (and is not a stray session line). */
-  private isChain(parentId: string, i: number): boolean {
-    return i > 0 && this.fields.typeOf(i - 1) !== "session" && this.fields.hasId(i - 1, parentId);
   }
 
   /** Resolves the parent of record `i` (whose `parentId` is a string) through the id index. */
