@@ -4,11 +4,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { header, jsonl, message, tempDir } from "./__fixtures__/storage-fixtures";
+import { header, jsonl, message, storageErrorOf, tempDir } from "./__fixtures__/storage-fixtures";
 import { createJsonlStorage } from "./create-jsonl-storage";
 import type { StorageFs } from "./internal/storage-fs";
 import type { JsonlStorageOptions } from "./jsonl-storage-options";
-import { SessionStorageError } from "./session-storage-error";
 
 const CHILD = fileURLToPath(new URL("./__fixtures__/lock-child.ts", import.meta.url));
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
@@ -55,16 +54,6 @@ function exited(child: ChildProcess): Promise<void> {
   );
 }
 
-function lockError(fn: () => unknown): SessionStorageError {
-  try {
-    fn();
-  } catch (error) {
-    if (SessionStorageError.isInstance(error)) return error as SessionStorageError;
-    throw error;
-  }
-  throw new Error("expected SESSION_LOCKED");
-}
-
 describe("writer lock", () => {
   it("gives a second writer in another process SESSION_LOCKED", async () => {
     const path = tmp.file();
@@ -85,7 +74,7 @@ describe("writer lock", () => {
     const { child, first } = runChild(path, "hold");
     const held = await first;
     expect(held.held).toBe(true);
-    const error = lockError(() => createJsonlStorage(path).load());
+    const error = storageErrorOf(() => createJsonlStorage(path).load());
     expect(error.code).toBe("SESSION_LOCKED");
     expect(error.holder?.pid).toBe(child.pid);
     expect(error.lockPath).toBe(`${path}.lock`);
@@ -136,7 +125,7 @@ describe("writer lock", () => {
       storage.load();
       storage.close();
     } else {
-      expect(lockError(() => storage.load()).code).toBe("SESSION_LOCKED");
+      expect(storageErrorOf(() => storage.load()).code).toBe("SESSION_LOCKED");
     }
   });
 
@@ -144,7 +133,7 @@ describe("writer lock", () => {
     const path = tmp.file();
     const writer = createJsonlStorage(path);
     writer.load();
-    expect(lockError(() => createJsonlStorage(path).load()).code).toBe("SESSION_LOCKED");
+    expect(storageErrorOf(() => createJsonlStorage(path).load()).code).toBe("SESSION_LOCKED");
     const reader = createJsonlStorage(path, { readOnly: true });
     writer.append([header(), message("a", null)]);
     expect(reader.load().records.map((r) => r.id)).toEqual(["a"]);
@@ -183,7 +172,7 @@ describe("writer lock", () => {
     storage.load();
     expect(seen).toEqual([`link holder pid ${process.pid}`]);
     expect(JSON.parse(readFileSync(lockPath, "utf8")).pid).toBe(process.pid);
-    const error = lockError(() => createJsonlStorage(path, { fs } as JsonlStorageOptions).load());
+    const error = storageErrorOf(() => createJsonlStorage(path, { fs } as JsonlStorageOptions).load());
     expect(error.code).toBe("SESSION_LOCKED");
     expect(error.holder?.pid).toBe(process.pid);
     storage.close();
@@ -201,7 +190,7 @@ describe("writer lock", () => {
     const storage = createJsonlStorage(path, { fs } as JsonlStorageOptions);
     storage.load();
     expect(JSON.parse(readFileSync(`${path}.lock`, "utf8")).pid).toBe(process.pid);
-    expect(lockError(() => createJsonlStorage(path, { fs } as JsonlStorageOptions).load()).code).toBe(
+    expect(storageErrorOf(() => createJsonlStorage(path, { fs } as JsonlStorageOptions).load()).code).toBe(
       "SESSION_LOCKED",
     );
     expect(readdirSync(tmp.dir).filter((name) => name.includes(".lock.new-"))).toEqual([]);
