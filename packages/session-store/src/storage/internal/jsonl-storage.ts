@@ -115,7 +115,9 @@ export class JsonlStorage implements JsonlSessionStorage {
         { path: this.path },
       );
     }
-    const entry = readEntryLine(this.fs, this.readFd, this.path, this.table, index, this.window);
+    const entry =
+      this.scanner.takeParsed(index) ??
+      readEntryLine(this.fs, this.readFd, this.path, this.table, index, this.window);
     this.counters.entriesRead++;
     return entry;
   }

@@ -40,6 +40,12 @@ export class LineScanner {
   private wasm: WasmEntryScanner | undefined;
   /** The chunk `scanChunk` goes over, when it is in `wasm`'s memory (asked once per chunk: cheaper). */
   private wasmChunk: Buffer | undefined;
+  /**
+   * The entries this scan had to parse (by table index), kept when the header found is older than
+   * version 3: opening such a file reads every entry once to migrate it, and would parse each line a
+   * second time. Handed over once by {@link LineScanner.takeParsed}; `undefined` for other files.
+   */
+  private parsed: Map<number, Record<string, unknown>> | undefined;
 
   /**
    * `start`: where the scan resumes (after a sidecar index); `small`: the bytes to scan are few
@@ -147,8 +153,22 @@ export class LineScanner {
         this.report("is not a session entry (no string `type` field)", offset, end - start);
         return;
       }
+      this.parsed?.set(this.table.size, parsed.value as Record<string, unknown>);
     }
     this.table.push(record, offset, end - start, this.lineNo);
+  }
+
+  /**
+   * The entry at table `index` as this scan parsed it, once: the object is the caller's from then on
+   * and the next call for `index` returns `undefined` (the line must then be read again). Only entries
+   * of a file whose header is older than version 3 are kept; `undefined` for any other.
+   */
+  takeParsed(index: number): Record<string, unknown> | undefined {
+    const parsed = this.parsed;
+    if (parsed === undefined) return undefined;
+    const entry = parsed.get(index);
+    if (entry !== undefined) parsed.delete(index);
+    return entry;
   }
 
   /** Throws when the scan ends and no header was ever found in a non-empty file. */
@@ -182,6 +202,8 @@ export class LineScanner {
       );
     }
     this.header = value;
+    // Before version 3 (no `version`: version 1) the store migrates every entry at open.
+    if (!(typeof value.version === "number" && value.version >= 3)) this.parsed = new Map();
   }
 
   private report(what: string, offset: number, length: number): void {
