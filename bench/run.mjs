@@ -16,8 +16,9 @@
  * docs/); --no-install (never install pi: without it at PI_ORACLE_DIR only Arbor is measured);
  * --seams-iterations N (default 2000); --report-only (re-render benchmarks.md from benchmarks.json);
  * --whole-process-only (only the whole-process section: `arbor inspect/tree/check` against pi in
- * fresh processes, see bench/whole-process.mjs); --no-whole-process (only the library sections).
- * Environment: PI_ORACLE_DIR (default /tmp/pi-oracle; pi is installed there with npm unless
+ * fresh processes, see bench/whole-process.mjs); --no-whole-process (only the library sections);
+ * --no-real (skip the real pi sessions of ../shared/pi-sessions, see bench/real-sessions.mjs).
+ * Environment: PI_SESSIONS (the folder of real pi sessions), PI_ORACLE_DIR (default /tmp/pi-oracle; pi is installed there with npm unless
  * --no-install), ARBOR_BENCH_DIR (default /tmp/arbor-bench; generated sessions are cached there).
  * The other package benchmarks stay runnable on their own: `node bench/session-store.bench.mjs`,
  * `node packages/compaction/bench/prepare-compaction.bench.mjs`, `pnpm --filter @arbor/agent-loop bench`.
@@ -30,6 +31,8 @@ import { fileURLToPath } from "node:url";
 import { ensurePiOracle, isPiInstalled, PI_VERSION, piOracleDir } from "../scripts/pi-oracle.mjs";
 import { BENCH_WORK_DIR, ensureBenchSession, parseBenchOptions } from "./bench-options.mjs";
 import { renderMarkdown, rowsOf, seamsRow } from "./bench-report.mjs";
+import { measurePageFaultCost } from "./page-fault-cost.mjs";
+import { measureRealSessions, realSessionFiles, realSessionsDir } from "./real-sessions.mjs";
 import { measureStartup, measureWholeProcess } from "./whole-process.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -218,6 +221,7 @@ function main() {
     piDir: PI_DIR,
     piAvailable,
     loadBefore: loadavg()[0],
+    pageFaultUs: measurePageFaultCost(),
   };
   const result = { meta, sizes: [], seams: undefined };
   for (const n of sizes) {
@@ -237,6 +241,25 @@ function main() {
     console.log("seams");
     result.seams = measureSeams(impls);
     result.seams.row = seamsRow(result.seams);
+  }
+  const realDir = realSessionsDir(ROOT);
+  if (realDir !== undefined && !flag("--whole-process-only") && !flag("--no-real")) {
+    console.log("real pi sessions");
+    mkdirSync(WORK_DIR, { recursive: true });
+    result.realSessions = measureRealSessions({
+      sessions: realSessionFiles(realDir, WORK_DIR),
+      reps: Number(option("--reps") ?? 5),
+      impls,
+      // pi migrates a version-1 file when it opens it: every run gets a fresh copy.
+      openCold: (impl, file) => {
+        const copy = scratchCopy(file, `real-${impl}`);
+        try {
+          return sessionWorker({ impl, task: "open", file: copy, cold: true });
+        } finally {
+          cleanup(copy);
+        }
+      },
+    });
   }
   if (piAvailable && !flag("--no-whole-process")) {
     console.log("start-up");
@@ -275,6 +298,7 @@ function main() {
     }
     result.seams ??= previous.seams;
     result.startup ??= previous.startup;
+    result.realSessions ??= previous.realSessions;
     result.sizes = [...result.sizes, ...kept].sort((a, b) => a.entries - b.entries);
   }
   writeFileSync(join(outDir, "benchmarks.json"), `${JSON.stringify(result, null, 1)}\n`);

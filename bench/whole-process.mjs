@@ -4,8 +4,8 @@
  * `arbor tree FILE`, `arbor check FILE` (the built CLI, with an empty `$ARBOR_HOME` each run, so no
  * index cache and no settings) against pi 1.6.0 doing the same work (`bench/pi-command-worker.mjs`),
  * alternating, on the same file, in the same run; plus start-up (`node -e 0`, `arbor --version`,
- * `arbor inspect` on a one-entry session). Wall time, CPU time (user + system) and peak RSS come from
- * GNU time (`/usr/bin/time`) when it is installed; otherwise wall time only.
+ * `arbor inspect` on a one-entry session). Wall time, CPU time (user + system), peak RSS and minor
+ * page faults come from GNU time (`/usr/bin/time`) when it is installed; otherwise wall time only.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,7 +20,7 @@ export function timeProcess(args, env = {}) {
   const timeOut = join(tmpdir(), `arbor-bench-time-${process.pid}.txt`);
   const useTime = existsSync(GNU_TIME);
   const command = useTime
-    ? [GNU_TIME, ["-f", "%e %U %S %M", "-o", timeOut, process.execPath, ...args]]
+    ? [GNU_TIME, ["-f", "%e %U %S %M %R", "-o", timeOut, process.execPath, ...args]]
     : [process.execPath, args];
   const started = performance.now();
   const run = spawnSync(command[0], command[1], {
@@ -31,7 +31,7 @@ export function timeProcess(args, env = {}) {
   const wallMs = performance.now() - started;
   const result = { wallMs, code: run.status, stdout: run.stdout, stderr: run.stderr };
   if (useTime && existsSync(timeOut)) {
-    const [, user, sys, rssKb] = readFileSync(timeOut, "utf8")
+    const [, user, sys, rssKb, minorFaults] = readFileSync(timeOut, "utf8")
       .trim()
       .split("\n")
       .pop()
@@ -39,6 +39,7 @@ export function timeProcess(args, env = {}) {
       .map(Number);
     result.cpuMs = (user + sys) * 1000;
     result.maxRssMb = rssKb / 1024;
+    result.minorFaults = minorFaults;
     rmSync(timeOut, { force: true });
   }
   return result;
@@ -154,6 +155,12 @@ export function wholeProcessRows(section) {
       ["wall", "ms", (r) => r.wallMs],
       ["CPU", "ms", (r) => r.cpuMs],
       ["peak RSS", "MB", (r) => r.maxRssMb],
+      // First touches of fresh memory pages: what the machine's page-fault cost multiplies.
+      [
+        "minor page faults",
+        "thousands",
+        (r) => (r.minorFaults === undefined ? undefined : r.minorFaults / 1000),
+      ],
     ]) {
       const pi = summarize((section.runs[`pi.${command.name}`] ?? []).map(pick)) ?? null;
       const arbor = summarize((section.runs[`arbor.${command.name}`] ?? []).map(pick)) ?? null;

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,7 +26,8 @@ interface Row {
   ratio: number | null;
 }
 interface BenchJson {
-  meta: { piAvailable: boolean };
+  meta: { piAvailable: boolean; pageFaultUs?: number };
+  realSessions?: { sessions: Array<{ name: string; runs: Record<string, Array<{ totalMs: number }>> }> };
   sizes: Array<{
     entries: number;
     rows: Row[];
@@ -71,6 +72,12 @@ function runBench(out: string, piDir?: string): { json: BenchJson; markdown: str
 }
 
 const finite = (s: Stat | null) => s !== null && [s.median, s.min, s.max].every(Number.isFinite);
+/** The real pi sessions bench/real-sessions.mjs measures, when this machine has them. */
+const hasRealSessions = [
+  process.env.PI_SESSIONS,
+  join(ROOT, "../shared/pi-sessions"),
+  "/work/shared/pi-sessions",
+].some((folder) => folder !== undefined && existsSync(folder));
 
 // The run now includes the whole-process section (fresh CLI and pi processes): allow for a loaded machine.
 describe("pnpm bench, 1k smoke run", { timeout: 600_000 }, () => {
@@ -83,6 +90,15 @@ describe("pnpm bench, 1k smoke run", { timeout: 600_000 }, () => {
       expect(finite(row.arbor), row.metric).toBe(true);
     expect(markdown).toContain("## 1,000 entries");
     expect(markdown).toContain("| metric | unit | pi 1.6.0 | Arbor | pi / Arbor |");
+    // The machine's page-fault cost, which the ratios depend on, is measured and stated.
+    expect(json.meta.pageFaultUs).toBeGreaterThan(0);
+    expect(markdown).toMatch(/a minor page fault\) costs [\d.]+ µs on this machine/);
+    if (hasRealSessions) {
+      expect(json.realSessions?.sessions.length).toBeGreaterThan(0);
+      for (const session of json.realSessions?.sessions ?? [])
+        expect(session.runs.arbor?.[0]?.totalMs, session.name).toBeGreaterThan(0);
+      expect(markdown).toContain("## Real pi sessions (library, cold");
+    }
     if (json.meta.piAvailable) {
       const compared = [...(size?.rows ?? []), json.seams.row].filter(
         (row) => !row.metric.startsWith("exact"),
@@ -103,6 +119,15 @@ describe("pnpm bench, 1k smoke run", { timeout: 600_000 }, () => {
       expect(whole?.runs["arbor.inspect"]?.[0]?.wallMs).toBeGreaterThan(0);
       expect(markdown).toContain("## Whole process: what a user waits for");
       expect(markdown).toMatch(/\| `arbor inspect FILE --json` \| wall \(ms\) \| [\d.]+ /);
+      if (existsSync("/usr/bin/time"))
+        expect(markdown).toMatch(
+          /\| `arbor inspect FILE --json` \| minor page faults \(thousands\) \| [\d.]+ /,
+        );
+      if (hasRealSessions) {
+        expect(markdown).not.toContain("projections differ");
+        for (const session of json.realSessions?.sessions ?? [])
+          expect(markdown).toContain(`- ${session.name}: both projected`);
+      }
     } else {
       expect(markdown).toContain("pi was not available");
     }
