@@ -8,6 +8,12 @@ import { nodeCrypto } from "./node-crypto";
  * are skipped by `generateEntryId` as usual, which stays deterministic because the sequence is.
  */
 export function createPositionIdSource(seed: string): EntryIdSource {
+  const crypto = nodeCrypto();
+  // The one-shot `hash` (Node 20.12+) makes no Hash object per id: a version-1 file needs one per entry.
+  const hex =
+    typeof crypto.hash === "function"
+      ? (text: string) => crypto.hash("sha256", text, "hex")
+      : (text: string) => crypto.createHash("sha256").update(text).digest("hex");
   let position = 0;
-  return () => nodeCrypto().createHash("sha256").update(`${seed}\n${position++}`).digest("hex").slice(0, 8);
+  return () => hex(`${seed}\n${position++}`).slice(0, 8);
 }

@@ -135,7 +135,8 @@ export class EntryTable {
 
   /** Index of the entry with this id (the last one in file order for duplicated ids). */
   indexOf(id: string): number | undefined {
-    let found = this.ids.get(id);
+    // Empty until the first append or lookup coverage: then skip hashing the id.
+    let found = this.ids.size === 0 ? undefined : this.ids.get(id);
     if (found !== undefined) return this.corrupt?.has(found) ? undefined : found;
     if (this.backend.indexOfId) {
       found = this.backend.indexOfId(id);

@@ -84,10 +84,19 @@ export function loadSession(
     idSource: createPositionIdSource(JSON.stringify(result.header)),
   });
   const [header, ...entries] = migrated.entries;
+  // Every entry is in memory: the id lookup is one Map, made here, instead of the table's own index
+  // built on the first lookup. The last entry with an id wins, as in the table's index.
+  const positions = new Map<string, number>();
+  const migratedRecords = entries.map((entry, index) => {
+    const record = recordOf(entry);
+    if (record.id !== undefined && record.type !== "session") positions.set(record.id, index);
+    return record;
+  });
   const table = new EntryTable(
-    new RecordArray(entries.map(recordOf)),
+    new RecordArray(migratedRecords),
     (index) => entries[index] as Record<string, unknown>,
     onProblem,
+    { indexOfId: (id) => positions.get(id) },
   );
   return {
     header: header as unknown as SessionHeader,
