@@ -122,6 +122,8 @@ export class LineScanner {
       return;
     }
     let record: StoredEntryRecord | undefined;
+    // A file older than version 3 is migrated whole at open: parse each line now, and only once.
+    if (this.parsed !== undefined) strict = true;
     if (!strict && !this.small) {
       if (buf === this.wasmChunk && this.table.isColumnar) {
         const wasm = this.wasm as WasmEntryScanner;
