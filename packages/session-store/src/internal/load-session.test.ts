@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { TestStorage } from "../__fixtures__/test-storage";
 import { openSessionStore } from "../open-session-store";
+import { SessionStore } from "../session-store";
 
 let dir: string;
 beforeEach(() => {
@@ -40,6 +42,30 @@ describe("a session migrated in memory at open (version 1 or 2)", () => {
       "fourth",
     ]);
     expect(store.getEntry("dup")?.timestamp).toBe("2025-01-01T00:00:03.000Z");
+    store.close();
+  });
+
+  it("leaves the entries of a backend that hands out the objects it keeps unchanged", () => {
+    class KeepingStorage extends TestStorage {
+      readonly kept = new Map<number, Record<string, unknown>>();
+      override readEntry(index: number): Record<string, unknown> {
+        let entry = this.kept.get(index);
+        if (entry === undefined) this.kept.set(index, (entry = super.readEntry(index)));
+        return entry;
+      }
+    }
+    const storage = new KeepingStorage([
+      { type: "session", id: "s", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/w" },
+      { type: "message", timestamp: "2025-01-01T00:00:01.000Z", message: { role: "user", content: "a" } },
+      { type: "message", timestamp: "2025-01-01T00:00:02.000Z", message: { role: "user", content: "b" } },
+    ]);
+    const store = new SessionStore(storage);
+    expect(store.getProjection().messages).toHaveLength(2);
+    expect(storage.kept.size).toBe(2);
+    for (const entry of storage.kept.values()) {
+      expect(entry).not.toHaveProperty("id");
+      expect(entry).not.toHaveProperty("parentId");
+    }
     store.close();
   });
 });

@@ -1,6 +1,11 @@
-import { migrateSessionEntries, readSessionVersion } from "../migrations/migrate-session-entries";
+import {
+  migrateOwnedSessionEntries,
+  migrateSessionEntries,
+  readSessionVersion,
+} from "../migrations/migrate-session-entries";
 import type { SessionHeader } from "../session-entry";
 import { SessionStoreError } from "../session-store-error";
+import { JsonlStorage } from "../storage/internal/jsonl-storage";
 import { loadedColumnsOf } from "../storage/internal/loaded-records";
 import type { SessionStorage, StorageLoadIssue, StoredEntryRecord } from "../storage/session-storage";
 import { createPositionIdSource } from "./create-position-id-source";
@@ -80,7 +85,11 @@ export function loadSession(
   const raw = Array.from({ length: records.size }, (_, index) => storage.readEntry(index));
   // Version 1 entries have no ids: derive them from the header and each entry's position, so that
   // every open of the same file (read-only ones never rewrite it) gives the same ids.
-  const migrated = migrateSessionEntries([result.header, ...raw], {
+  // The JSONL backend gives a new object for every read (or the one its load parsed, once), so its
+  // entries are migrated in place; another backend may hand out objects it keeps: they are copied.
+  // The header is the backend's own object: copied either way.
+  const migrate = storage instanceof JsonlStorage ? migrateOwnedSessionEntries : migrateSessionEntries;
+  const migrated = migrate([{ ...result.header }, ...raw], {
     idSource: createPositionIdSource(JSON.stringify(result.header)),
   });
   const [header, ...entries] = migrated.entries;

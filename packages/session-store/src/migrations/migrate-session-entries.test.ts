@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { migrateSessionEntries } from "./migrate-session-entries";
+import { migrateOwnedSessionEntries, migrateSessionEntries } from "./migrate-session-entries";
 
 function sequentialIds() {
   let next = 0;
@@ -63,5 +63,23 @@ describe("migrateSessionEntries", () => {
     const result = migrateSessionEntries(entries);
     expect(result.migrated).toBe(false);
     expect(result.entries[1]).toBe(entries[1]);
+  });
+});
+
+describe("migrateOwnedSessionEntries", () => {
+  it("gives what migrateSessionEntries gives, updating the entries it is handed in place", () => {
+    const v1 = [
+      { type: "session", id: "s", timestamp: "t", cwd: "/" },
+      { type: "message", timestamp: "t", message: { role: "user", content: "a" } },
+      { type: "compaction", timestamp: "t", summary: "S", firstKeptEntryIndex: 1, tokensBefore: 5 },
+      { type: "compaction", timestamp: "t", summary: "T", firstKeptEntryIndex: 4, tokensBefore: 6 },
+      { type: "message", timestamp: "t", message: { role: "hookMessage", customType: "x", content: "b" } },
+    ];
+    const expected = migrateSessionEntries(structuredClone(v1), { idSource: sequentialIds() });
+    const owned = structuredClone(v1);
+    const result = migrateOwnedSessionEntries(owned, { idSource: sequentialIds() });
+    expect(result).toEqual(expected);
+    expect(JSON.stringify(result.entries)).toBe(JSON.stringify(expected.entries)); // same key order
+    expect(result.entries[1]).toBe(owned[1]);
   });
 });

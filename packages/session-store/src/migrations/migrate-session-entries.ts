@@ -1,6 +1,6 @@
 import type { EntryIdSource } from "../internal/generate-entry-id";
 import { CURRENT_SESSION_VERSION } from "../session-entry";
-import { migrateV1ToV2 } from "./migrate-v1-to-v2";
+import { assignVersion2Fields, migrateV1ToV2 } from "./migrate-v1-to-v2";
 import { migrateV2ToV3 } from "./migrate-v2-to-v3";
 
 type RawEntry = Record<string, unknown>;
@@ -31,10 +31,28 @@ export function migrateSessionEntries(
   entries: readonly RawEntry[],
   options: { idSource?: EntryIdSource } = {},
 ): MigrateSessionEntriesResult {
+  return migrateWith(entries, (list) => migrateV1ToV2(list, options.idSource));
+}
+
+/**
+ * @internal {@link migrateSessionEntries} of entries the caller owns and uses no more (the entries of a
+ * file parsed at open): version-1 entries are updated in place instead of copied. Mutates them.
+ */
+export function migrateOwnedSessionEntries(
+  entries: readonly RawEntry[],
+  options: { idSource?: EntryIdSource } = {},
+): MigrateSessionEntriesResult {
+  return migrateWith(entries, (list) => assignVersion2Fields(list, options.idSource));
+}
+
+function migrateWith(
+  entries: readonly RawEntry[],
+  toVersion2: (entries: readonly RawEntry[]) => RawEntry[],
+): MigrateSessionEntriesResult {
   const fromVersion = readSessionVersion(entries);
   if (fromVersion >= CURRENT_SESSION_VERSION) return { entries: [...entries], fromVersion, migrated: false };
   let migrated = [...entries];
-  if (fromVersion < 2) migrated = migrateV1ToV2(migrated, options.idSource);
+  if (fromVersion < 2) migrated = toVersion2(migrated);
   if (fromVersion < 3) migrated = migrateV2ToV3(migrated);
   return { entries: migrated, fromVersion, migrated: true };
 }
