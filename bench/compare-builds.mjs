@@ -6,11 +6,12 @@
  * after the other, so that all three see the same machine; it prints the medians.
  *
  *   git worktree add /tmp/arbor-old <commit> && (cd /tmp/arbor-old && pnpm install && pnpm build)
- *   node bench/compare-builds.mjs --old /tmp/arbor-old [--new .] [--reps 7] [--sizes 1000,10000,100000]
+ *   node bench/compare-builds.mjs --old /tmp/arbor-old [--new .] [--reps 7] [--sizes 1000,10000,100000] [--real]
  *
  * Measured: `arbor inspect FILE --json` and `arbor tree FILE` at the largest size (whole process,
  * empty `$ARBOR_HOME`; pi: bench/pi-command-worker.mjs), the library's cold open + projection at
  * every size (bench/session-store-worker.mjs), and the plain-append median at the smallest size.
+ * With `--real`, also the cold open + projection of each real pi session (bench/real-sessions.mjs).
  * Sessions come from `ensureBenchSession` (ARBOR_BENCH_DIR); pi from PI_ORACLE_DIR (never installed
  * here: run `pnpm bench` once first). Wall and CPU (user + system) from GNU time; the library and
  * append rows come from the worker's own timers.
@@ -22,9 +23,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { piOracleDir } from "../scripts/pi-oracle.mjs";
 import { ensureBenchSession, parseBenchOptions } from "./bench-options.mjs";
+import { realSessionFiles, realSessionsDir } from "./real-sessions.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const { option, sizes } = parseBenchOptions(process.argv.slice(2));
+const { flag, option, sizes } = parseBenchOptions(process.argv.slice(2));
 const reps = Number(option("--reps") ?? 7);
 if (option("--old") === undefined) throw new Error("--old <dir of the build to compare against> is required");
 const builds = { old: resolve(option("--old")), new: resolve(option("--new") ?? join(HERE, "..")) };
@@ -63,6 +65,10 @@ const record = (key, wall, cpu) => {
   results.get(key).cpu.push(cpu);
 };
 const files = sizes.map((n) => ({ n, file: ensureBenchSession(n) }));
+const realDir = flag("--real") ? realSessionsDir(join(HERE, "..")) : undefined;
+if (flag("--real") && realDir === undefined)
+  throw new Error("--real: no folder of real pi sessions (PI_SESSIONS)");
+const realFiles = realDir === undefined ? [] : realSessionFiles(realDir, scratch);
 const largest = files.at(-1);
 const smallest = files[0];
 const sides = [["pi", undefined], ...Object.entries(builds)];
@@ -83,7 +89,11 @@ for (let round = 0; round < reps; round++) {
       record(`${key}|${side}`, r.wall, r.cpu);
     }
   }
-  for (const { n, file } of files) {
+  const opened = [
+    ...files.map(({ n, file }) => ({ label: String(n), file })),
+    ...realFiles.map(({ name, file }) => ({ label: `real ${name}`, file })),
+  ];
+  for (const { label, file } of opened) {
     for (const [side, dir] of sides) {
       const r = worker(
         dir === undefined
@@ -91,7 +101,7 @@ for (let round = 0; round < reps; round++) {
           : { impl: "arbor", task: "open", cold: true, arborDist: join(dir, "packages/session-store/dist") },
         file,
       );
-      record(`open + projection, cold, ${n}|${side}`, r.totalMs, r.cpuMs);
+      record(`open + projection, cold, ${label}|${side}`, r.totalMs, r.cpuMs);
     }
   }
   for (const [side, dir] of sides) {
