@@ -49,8 +49,10 @@ describe("a session migrated in memory at open (version 1 or 2)", () => {
     class KeepingStorage extends TestStorage {
       readonly kept = new Map<number, Record<string, unknown>>();
       override readEntry(index: number): Record<string, unknown> {
-        let entry = this.kept.get(index);
-        if (entry === undefined) this.kept.set(index, (entry = super.readEntry(index)));
+        const kept = this.kept.get(index);
+        if (kept !== undefined) return kept;
+        const entry = super.readEntry(index);
+        this.kept.set(index, entry);
         return entry;
       }
     }
