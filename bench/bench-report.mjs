@@ -16,6 +16,13 @@ export function summarize(values) {
   return { median, min: sorted[0], max: sorted[sorted.length - 1], values: clean };
 }
 
+/** pi's and Arbor's runs summarized by `pick`, and the ratio pi / Arbor of the medians (`null` when unknown). */
+export function comparedRuns(piRuns, arborRuns, pick) {
+  const pi = summarize((piRuns ?? []).map(pick)) ?? null;
+  const arbor = summarize((arborRuns ?? []).map(pick)) ?? null;
+  return { pi, arbor, ratio: pi && arbor && arbor.median > 0 ? pi.median / arbor.median : null };
+}
+
 /** The metrics of one session size, in table order: [label, unit, pi run key, Arbor run key, pick]. */
 const METRICS = [
   ["open + projection of the leaf", "ms", "pi.open", "arbor.open", (r) => r.totalMs],

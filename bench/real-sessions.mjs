@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { summarize } from "./bench-report.mjs";
+import { comparedRuns } from "./bench-report.mjs";
 
 /** The folder of real sessions, or `undefined` when there is none on this machine. */
 export function realSessionsDir(root) {
@@ -76,15 +76,7 @@ export function realSessionRows(section) {
       ["open + projection, wall", (r) => r.totalMs],
       ["open + projection, CPU", (r) => r.cpuMs],
     ]) {
-      const pi = summarize((session.runs.pi ?? []).map(pick)) ?? null;
-      const arbor = summarize((session.runs.arbor ?? []).map(pick)) ?? null;
-      rows.push({
-        name: session.name,
-        metric,
-        pi,
-        arbor,
-        ratio: pi && arbor && arbor.median > 0 ? pi.median / arbor.median : null,
-      });
+      rows.push({ name: session.name, metric, ...comparedRuns(session.runs.pi, session.runs.arbor, pick) });
     }
   }
   return rows;

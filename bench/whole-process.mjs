@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { summarize } from "./bench-report.mjs";
+import { comparedRuns, summarize } from "./bench-report.mjs";
 
 const GNU_TIME = "/usr/bin/time";
 
@@ -162,16 +162,12 @@ export function wholeProcessRows(section) {
         (r) => (r.minorFaults === undefined ? undefined : r.minorFaults / 1000),
       ],
     ]) {
-      const pi = summarize((section.runs[`pi.${command.name}`] ?? []).map(pick)) ?? null;
-      const arbor = summarize((section.runs[`arbor.${command.name}`] ?? []).map(pick)) ?? null;
       rows.push({
         command: command.name,
         label: command.label,
         metric,
         unit,
-        pi,
-        arbor,
-        ratio: pi && arbor && arbor.median > 0 ? pi.median / arbor.median : null,
+        ...comparedRuns(section.runs[`pi.${command.name}`], section.runs[`arbor.${command.name}`], pick),
       });
     }
   }
