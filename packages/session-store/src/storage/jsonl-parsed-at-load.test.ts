@@ -1,8 +1,10 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openSessionStore } from "../open-session-store";
 import { chain, header, jsonl, tempDir } from "./__fixtures__/storage-fixtures";
 import { createJsonlStorage } from "./create-jsonl-storage";
+import { KEEP_PARSED_MAX_BYTES, LineScanner } from "./internal/line-scanner";
+import { RecordTable } from "./internal/record-table";
 
 let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -14,11 +16,14 @@ afterEach(() => {
 });
 
 /** A version-1 file as pi wrote it: no `version` in the header, entries without ids. */
-function versionOneFile(path: string, count: number): Record<string, unknown>[] {
+function versionOneFile(path: string, count: number, padding = 0): Record<string, unknown>[] {
   const entries = Array.from({ length: count }, (_, i) => ({
     type: "message",
     timestamp: `2025-01-01T00:00:${String(i % 60).padStart(2, "0")}.000Z`,
-    message: { role: i % 2 === 0 ? "user" : "assistant", content: [{ type: "text", text: `turn ${i}` }] },
+    message: {
+      role: i % 2 === 0 ? "user" : "assistant",
+      content: [{ type: "text", text: `turn ${i}${"-".repeat(padding)}` }],
+    },
   }));
   const { version: _version, ...v1Header } = header("s-v1");
   writeFileSync(path, jsonl(v1Header, ...entries));
@@ -89,5 +94,38 @@ describe("entries parsed by the load of a file older than version 3", () => {
     expect(store.getEntries().map((e) => e.id)).toEqual(again.getEntries().map((e) => e.id));
     store.close();
     again.close();
+  });
+
+  it("are kept for the first KEEP_PARSED_MAX_BYTES of lines only: the entries after are read again", () => {
+    const path = tmp.file();
+    // 64 KB lines: 1.5 times the budget in all.
+    const count = Math.ceil((KEEP_PARSED_MAX_BYTES * 1.5) / (64 * 1024));
+    const entries = versionOneFile(path, count, 64 * 1024);
+    const parses = countParses();
+    const storage = createJsonlStorage(path);
+    storage.load();
+    const atLoad = parses();
+    for (let index = 0; index < entries.length; index += 7) {
+      expect(storage.readEntry(index)).toEqual(entries[index]);
+    }
+    const kept = Math.ceil(KEEP_PARSED_MAX_BYTES / (64 * 1024 + 150));
+    const reads = Math.ceil(entries.length / 7);
+    const readAgain = parses() - atLoad;
+    // Every line is parsed at load; of the entries read, only those past the budget are parsed again.
+    expect(atLoad).toBe(1 + entries.length);
+    expect(readAgain).toBeGreaterThan(0);
+    expect(readAgain).toBeLessThan(reads - Math.floor(kept / 7) + 2);
+    storage.close();
+  });
+
+  it("are let go of by dropParsed (what the storage calls when it closes)", () => {
+    const path = tmp.file();
+    versionOneFile(path, 3);
+    const bytes = readFileSync(path);
+    const scanner = new LineScanner(path, new RecordTable(), { small: true });
+    scanner.scanChunk(bytes, bytes.length, 0);
+    expect(scanner.takeParsed(0)).toMatchObject({ type: "message" });
+    scanner.dropParsed();
+    expect(scanner.takeParsed(1)).toBeUndefined();
   });
 });

@@ -357,6 +357,7 @@ export class JsonlStorage implements JsonlSessionStorage {
 
   private releaseResources(): void {
     this.window.clear(true);
+    this.scanner.dropParsed();
     this.sync_.cancel();
     this.closeFds();
     this.lock?.release();

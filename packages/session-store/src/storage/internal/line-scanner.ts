@@ -10,6 +10,13 @@ const WASM_CHUNK_LIMIT = 1024 * 1024;
 
 const NEWLINE = 0x0a;
 
+/**
+ * Line bytes whose parsed entries a scan keeps for the migration's reads (see `LineScanner.takeParsed`):
+ * enough for any real session of pi's first format (they run to a few MB), and a bound on what a
+ * caller that loads such a file without reading its entries holds until it closes the storage.
+ */
+export const KEEP_PARSED_MAX_BYTES = 8 * 1024 * 1024;
+
 /** Counters of one scan, exposed through the JSONL backend's `stats()`. */
 export interface ScanCounters {
   /** Bytes looked at by the line scanner. */
@@ -44,8 +51,11 @@ export class LineScanner {
    * The entries this scan had to parse (by table index), kept when the header found is older than
    * version 3: opening such a file reads every entry once to migrate it, and would parse each line a
    * second time. Handed over once by {@link LineScanner.takeParsed}; `undefined` for other files.
+   * Only the first `KEEP_PARSED_MAX_BYTES` of lines are kept (the rest is read again when asked).
    */
   private parsed: Map<number, Record<string, unknown>> | undefined;
+  /** Line bytes of the entries put in {@link LineScanner.parsed} (at most `KEEP_PARSED_MAX_BYTES`). */
+  private parsedBytes = 0;
 
   /**
    * `start`: where the scan resumes (after a sidecar index); `small`: the bytes to scan are few
@@ -123,7 +133,7 @@ export class LineScanner {
     }
     let record: StoredEntryRecord | undefined;
     // A file older than version 3 is migrated whole at open: parse each line now, and only once.
-    if (this.parsed !== undefined) strict = true;
+    if (this.parsed !== undefined && this.parsedBytes < KEEP_PARSED_MAX_BYTES) strict = true;
     if (!strict && !this.small) {
       if (buf === this.wasmChunk && this.table.isColumnar) {
         const wasm = this.wasm as WasmEntryScanner;
@@ -155,7 +165,10 @@ export class LineScanner {
         this.report("is not a session entry (no string `type` field)", offset, end - start);
         return;
       }
-      this.parsed?.set(this.table.size, parsed.value as Record<string, unknown>);
+      if (this.parsed !== undefined && this.parsedBytes < KEEP_PARSED_MAX_BYTES) {
+        this.parsed.set(this.table.size, parsed.value as Record<string, unknown>);
+        this.parsedBytes += last - start;
+      }
     }
     this.table.push(record, offset, end - start, this.lineNo);
   }
@@ -171,6 +184,11 @@ export class LineScanner {
     const entry = parsed.get(index);
     if (entry !== undefined) parsed.delete(index);
     return entry;
+  }
+
+  /** Lets go of the parsed entries not taken yet (when the storage closes). */
+  dropParsed(): void {
+    this.parsed?.clear();
   }
 
   /** Throws when the scan ends and no header was ever found in a non-empty file. */
