@@ -9,11 +9,7 @@ import { nodeCrypto } from "./node-crypto";
  */
 export function createPositionIdSource(seed: string): EntryIdSource {
   const crypto = nodeCrypto();
-  // The one-shot `hash` (Node 20.12+) makes no Hash object per id: a version-1 file needs one per entry.
-  const hex =
-    typeof crypto.hash === "function"
-      ? (text: string) => crypto.hash("sha256", text, "hex")
-      : (text: string) => crypto.createHash("sha256").update(text).digest("hex");
   let position = 0;
-  return () => hex(`${seed}\n${position++}`).slice(0, 8);
+  // The one-shot `hash` (Node 20.12+; the package needs 20.19) makes no Hash object per id.
+  return () => crypto.hash("sha256", `${seed}\n${position++}`, "hex").slice(0, 8);
 }

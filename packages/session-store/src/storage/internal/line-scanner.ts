@@ -133,7 +133,8 @@ export class LineScanner {
     }
     let record: StoredEntryRecord | undefined;
     // A file older than version 3 is migrated whole at open: parse each line now, and only once.
-    if (this.parsed !== undefined && this.parsedBytes < KEEP_PARSED_MAX_BYTES) strict = true;
+    const keep = this.parsed !== undefined && this.parsedBytes < KEEP_PARSED_MAX_BYTES;
+    if (keep) strict = true;
     if (!strict && !this.small) {
       if (buf === this.wasmChunk && this.table.isColumnar) {
         const wasm = this.wasm as WasmEntryScanner;
@@ -165,8 +166,8 @@ export class LineScanner {
         this.report("is not a session entry (no string `type` field)", offset, end - start);
         return;
       }
-      if (this.parsed !== undefined && this.parsedBytes < KEEP_PARSED_MAX_BYTES) {
-        this.parsed.set(this.table.size, parsed.value as Record<string, unknown>);
+      if (keep) {
+        this.parsed?.set(this.table.size, parsed.value as Record<string, unknown>);
         this.parsedBytes += last - start;
       }
     }
