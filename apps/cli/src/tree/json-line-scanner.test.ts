@@ -138,6 +138,45 @@ describe("JsonLineScanner", () => {
     expect(scanner.scan(Buffer.from([0x22, 0xff, 0xc3, 0x22]))).toBe("valid");
   });
 
+  it("takes escapes and quotes at every place of a 16-byte block, several in one block, as JSON does", () => {
+    const scanner = new JsonLineScanner();
+    const reader = new JsonLineReader();
+    // Valid and invalid escapes, a pair of escapes, a raw control character and a quote that ends the string.
+    const pieces = [
+      "\\n",
+      '\\"',
+      "\\\\",
+      "\\/",
+      "\\u00e9",
+      "\\n\\t",
+      '\\"\\\\\\n',
+      "\\x",
+      "\\u00g9",
+      "\\",
+      "\t",
+      '"',
+    ];
+    let checked = 0;
+    for (let before = 0; before < 34; before++) {
+      for (const piece of pieces) {
+        for (let after = 0; after < 20; after += 3) {
+          const text = `["${"a".repeat(before)}${piece}${"b".repeat(after)}", "${"c".repeat(after)}${piece}"]`;
+          const valid = parses(Buffer.from(text));
+          expect(scanner.scan(Buffer.from(text)), text).toBe(valid ? "valid" : "invalid");
+          // Where the first string ends (what a reader skips by) is right too.
+          if (valid) {
+            const items = reader.read(Buffer.from(text), (at) =>
+              reader.items(at).map((item) => reader.parse(item)),
+            );
+            expect(items, text).toEqual(JSON.parse(text));
+          }
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(34 * pieces.length * 7);
+  });
+
   it("records where every value ends, so a reader can skip to the next", () => {
     const rng = random(3);
     const reader = new JsonLineReader();
