@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-// @ts-expect-error: the benchmark scripts are plain JavaScript without types
 import { countInstructions } from "../../../bench/instructions.mjs";
 
 /**
@@ -9,8 +8,8 @@ import { countInstructions } from "../../../bench/instructions.mjs";
  */
 describe("countInstructions (bench/instructions.mjs)", () => {
   it("repeats to within 1% for the same command and sees a loop of a million steps", () => {
-    const first = countInstructions(["-e", "0"]) as number;
-    const second = countInstructions(["-e", "0"]) as number;
+    const first: number = countInstructions(["-e", "0"]);
+    const second: number = countInstructions(["-e", "0"]);
     const loop = countInstructions([
       "-e",
       "let s = 0; for (let i = 0; i < 1e6; i++) s += i; if (s < 0) throw 0",
