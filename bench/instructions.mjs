@@ -4,7 +4,8 @@
  * 1.6.0 and one or two builds of Arbor: a measure that does not move with the machine. Wall time on
  * these VMs drifts by ±20% between two runs of the same build, which hides a 5% change; an
  * instruction count of `node --single-threaded` (V8's compiler and garbage collector on the main
- * thread, so nothing depends on thread timing) repeats to within 0.1%. It does not see what the
+ * thread, so nothing depends on thread timing) repeats to within a few million instructions (Node's
+ * start-up varies by about that much): 0.03% of `arbor tree` at 20k entries, 1% of `node -e 0`. It does not see what the
  * kernel does (page faults, reads), which weighs on wall time: use it beside `pnpm bench` and
  * `bench/compare-builds.mjs`, not instead of them. Each run is 20 to 100 times slower than native.
  *

@@ -7,7 +7,7 @@ import { countInstructions } from "../../../bench/instructions.mjs";
  * pass for a count. valgrind is installed by .ci/run.
  */
 describe("countInstructions (bench/instructions.mjs)", () => {
-  it("repeats to within 1% for the same command and sees a loop of a million steps", () => {
+  it("repeats to within a few million instructions for the same command and sees a loop of a million steps", () => {
     const first: number = countInstructions(["-e", "0"]);
     const second: number = countInstructions(["-e", "0"]);
     const loop = countInstructions([
@@ -15,8 +15,10 @@ describe("countInstructions (bench/instructions.mjs)", () => {
       "let s = 0; for (let i = 0; i < 1e6; i++) s += i; if (s < 0) throw 0",
     ]) as number;
     expect(first).toBeGreaterThan(100e6);
-    expect(Math.abs(first - second) / first).toBeLessThan(0.01);
-    expect(loop - first).toBeGreaterThan(2e6);
+    // Node's start-up varies by a few million instructions from run to run (about 1% of `node -e 0`).
+    expect(Math.abs(first - second)).toBeLessThan(15e6);
+    // The loop adds about 100 M (interpreted, then compiled on the main thread): far above that noise.
+    expect(loop - first).toBeGreaterThan(50e6);
   }, 120_000);
 
   it("throws for a command that fails instead of counting it", () => {
