@@ -56,7 +56,8 @@ export class FlatClip {
     this.length = 0;
     this.space = false;
     this.bytes = bytes;
-    this.parts.length = 0;
+    // Only the whole way fills `parts`: setting an array's length is a runtime call, so skip it when empty.
+    if (this.parts.length !== 0) this.parts.length = 0;
     this.whole = whole;
     this.failed = false;
     return this;
