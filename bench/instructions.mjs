@@ -5,8 +5,8 @@
  * these VMs drifts by ±20% between two runs of the same build, which hides a 5% change; an
  * instruction count of `node --single-threaded` (V8's compiler and garbage collector on the main
  * thread, so nothing depends on thread timing) repeats to within a few million instructions (Node's
- * start-up varies by about that much): 0.03% of `arbor tree` at 20k entries, 1% of `node -e 0`. It does not see what the
- * kernel does (page faults, reads), which weighs on wall time: use it beside `pnpm bench` and
+ * start-up varies by about that much): 0.03% of `arbor tree` at 20k entries, 1% of `node -e 0`. It
+ * does not see what the kernel does (page faults, reads), which weighs on wall time: use it beside `pnpm bench` and
  * `bench/compare-builds.mjs`, not instead of them. Each run is 20 to 100 times slower than native.
  *
  *   node bench/instructions.mjs [--old <build>] [--new <build>] [--no-pi] [--sizes 1000,10000]
@@ -66,7 +66,8 @@ function main() {
   const sides = flag("--no-pi") ? builds : [["pi", undefined], ...builds];
   const scratch = mkdtempSync(join(tmpdir(), "arbor-instructions-"));
   const copy = join(scratch, "session.jsonl");
-  const rows = [["`node -e 0`", Object.fromEntries(sides.map(([side]) => [side, ["-e", "0"]]))]];
+  // Each row: per side, the node arguments, and the session copied fresh before every run (if any).
+  const rows = [["`node -e 0`", Object.fromEntries(sides.map(([side]) => [side, { args: ["-e", "0"] }]))]];
   for (const n of chosen) {
     const file = ensureBenchSession(n);
     for (const command of commands) {
@@ -103,9 +104,9 @@ function main() {
       for (let rep = 0; rep < reps; rep++) {
         // Every run on a fresh copy, without a sidecar index or a lock: a cold open, as a user's first.
         const home = mkdtempSync(join(scratch, "home-"));
-        if (!Array.isArray(spec)) copyFileSync(spec.file, copy);
+        if (spec.file !== undefined) copyFileSync(spec.file, copy);
         values.push(
-          countInstructions(Array.isArray(spec) ? spec : spec.args, {
+          countInstructions(spec.args, {
             ARBOR_HOME: home,
             PI_ORACLE_DIR: piDir,
           }),
