@@ -7,7 +7,8 @@
  * thread, so nothing depends on thread timing) repeats to within a few million instructions (Node's
  * start-up varies by about that much): 0.03% of `arbor tree` at 20k entries, 1% of `node -e 0`. It
  * does not see what the kernel does (page faults, reads), which weighs on wall time: use it beside
- * `pnpm bench` and `bench/compare-builds.mjs`, not instead of them. Each run is 20 to 100 times slower than native.
+ * `pnpm bench` and `bench/compare-builds.mjs`, not instead of them. Each run is 20 to 100 times
+ * slower than native.
  *
  *   node bench/instructions.mjs [--old <build>] [--new <build>] [--no-pi] [--sizes 1000,10000]
  *        [--commands inspect,tree,check,open] [--reps 1]
