@@ -19,6 +19,19 @@ export interface JsonlStorageOptions {
   /** Longest time appended data stays un-synced in `batched` mode, in ms. Default 1000. */
   batchIntervalMs?: number;
   /**
+   * Appends check that the session file is still the one the storage writes (one `fstat`: not
+   * deleted, not replaced by another file, not truncated, not grown by another writer) before the
+   * first append of each synchronous run of JavaScript (any `await` or callback between two appends
+   * starts a new run, so an append after a tool's command is always checked), and within a run
+   * before an append that comes this many ms or more after the last check; also on `close()` when
+   * something was appended since. A change found refuses that append and every later one
+   * (`SESSION_FILE_CHANGED`). The other appends of a synchronous burst land where a change made
+   * meanwhile by another process left the file; for a deleted or replaced file, its bytes (those
+   * appends included) are copied to `<session>.recovered-<time>` when the change is found. Default
+   * 100; 0 checks before every append (the default with `durability: "always"`).
+   */
+  fileCheckIntervalMs?: number;
+  /**
    * Open without the writer lock and never modify the session: `append`/`rewrite` throw, a torn tail
    * is reported but not quarantined, a missing file throws `SESSION_NOT_FOUND`. Default false.
    */

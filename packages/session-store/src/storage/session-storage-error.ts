@@ -18,10 +18,12 @@ const MARKER = Symbol.for("arbor.error.session-storage");
  *   are reported in `issues` instead and never reach `readEntry`.
  * - `SESSION_FILE_CHANGED`: the file was changed behind the storage's back. From `readEntry`: another
  *   entry than the one indexed at that line (`path`, `line`, `entryId`). From `append` (checked before
- *   every write): the file was deleted, replaced by another file, truncated or grown by another
- *   program since the storage last wrote it (`change`); nothing was written, every later append is
- *   refused the same way, and for `deleted` / `replaced` the session's bytes, still readable through
- *   the open file, were copied to `recoveredPath`.
+ *   the first append of each synchronous run, see `fileCheckIntervalMs`): the file was deleted,
+ *   replaced by another file, truncated or grown by another program (`change`); nothing of that
+ *   append was written and every later append is refused the same way. For `deleted` / `replaced`
+ *   the session's bytes, still readable through the open file and including the appends made since
+ *   the last check, were copied to `recoveredPath`. From `close`: the same, found when something
+ *   was appended since the last check.
  * - `SESSION_NOT_LOADED`: a method other than `load`/`close` was called before `load`.
  * - `SESSION_ALREADY_LOADED`: `load` was called a second time.
  * - `SESSION_CLOSED`: the storage was used after `close`.
@@ -30,6 +32,8 @@ const MARKER = Symbol.for("arbor.error.session-storage");
  *   network), so its lock is gone; entries not yet flushed may be lost. Reopen the session.
  * - `SESSION_EXISTS` (PostgreSQL): an import into a session id that is already taken (`path`).
  * - `SESSION_TARGET_INVALID` (PostgreSQL): a schema name or session location that cannot be used.
+ * - `SESSION_OPTIONS_INVALID`: a storage option out of its range (`batchIntervalMs`,
+ *   `fileCheckIntervalMs`); nothing was opened.
  */
 export type SessionStorageErrorCode =
   | "SESSION_LOCKED"
@@ -46,7 +50,8 @@ export type SessionStorageErrorCode =
   | "SESSION_ENTRY_OUT_OF_RANGE"
   | "SESSION_LOCK_LOST"
   | "SESSION_EXISTS"
-  | "SESSION_TARGET_INVALID";
+  | "SESSION_TARGET_INVALID"
+  | "SESSION_OPTIONS_INVALID";
 
 /** Who holds a session lock, as written in the lock file. */
 export interface SessionLockHolder {

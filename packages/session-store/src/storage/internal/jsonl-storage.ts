@@ -7,7 +7,7 @@ import type {
 } from "../jsonl-storage-options";
 import type { StorageLoadIssue, StorageLoadResult } from "../session-storage";
 import { SessionStorageError } from "../session-storage-error";
-import { FileChangeGuard } from "./file-change-guard";
+import { FILE_CHECK_INTERVAL_MS, FileChangeGuard } from "./file-change-guard";
 import { LineScanner } from "./line-scanner";
 import { openSessionFile } from "./open-session-file";
 import { EntryReadWindow, readEntryLine, readLineBytes } from "./read-entry-line";
@@ -74,9 +74,15 @@ export class JsonlStorage implements JsonlSessionStorage {
       this.readOnly &&
       typeof options.sidecarIndex === "object" &&
       options.sidecarIndex.writeOnSecondOpen === true;
-    this.sync_ = new SyncPolicy(this.fs, this.path, this.durability, options.batchIntervalMs ?? 1000);
+    const batchMs = intervalOption(this.path, "batchIntervalMs", options.batchIntervalMs, 1000);
+    this.sync_ = new SyncPolicy(this.fs, this.path, this.durability, batchMs);
     this.scanner = new LineScanner(this.path, this.table);
-    this.guard = new FileChangeGuard(this.fs, this.path);
+    const identityDefault = this.durability === "always" ? 0 : FILE_CHECK_INTERVAL_MS;
+    this.guard = new FileChangeGuard(
+      this.fs,
+      this.path,
+      intervalOption(this.path, "fileCheckIntervalMs", options.fileCheckIntervalMs, identityDefault),
+    );
   }
 
   load(): StorageLoadResult {
@@ -164,6 +170,7 @@ export class JsonlStorage implements JsonlSessionStorage {
     if (result.error) throw result.error;
     if (header) this.scanner.header = header.value;
     this.fileSize = result.size;
+    this.guard.appended(result.size);
     this.scanner.lineNo += result.linesWritten;
     this.counters.linesWritten += result.linesWritten;
   }
@@ -180,6 +187,7 @@ export class JsonlStorage implements JsonlSessionStorage {
       throw result.error;
     }
     this.fileSize = result;
+    this.guard.appended(result);
     this.scanner.lineNo = lineNo;
     this.counters.linesWritten++;
   }
@@ -246,11 +254,16 @@ export class JsonlStorage implements JsonlSessionStorage {
     if (this.state === "closed") return;
     const wasLoaded = this.state === "loaded";
     this.state = "closed";
-    let failure: unknown;
+    // A change is looked for first, while the descriptors can still save the file's bytes (after a
+    // failed write the size differs by the storage's own torn line: nothing to look for then).
+    let failure: unknown =
+      this.brokenReason === undefined
+        ? this.guard.checkBeforeClose(this.appendFd, this.fileSize, this.readFd)
+        : undefined;
     try {
       if (this.appendFd !== undefined) this.sync_.finish(this.appendFd);
     } catch (error) {
-      failure = error;
+      failure ??= error;
     }
     if (
       wasLoaded &&
@@ -363,4 +376,17 @@ export class JsonlStorage implements JsonlSessionStorage {
     this.lock?.release();
     this.lock = undefined;
   }
+}
+
+/** A millisecond interval option: `fallback` when absent; a finite number ≥ 0 when given. */
+function intervalOption(path: string, name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new SessionStorageError(
+      "SESSION_OPTIONS_INVALID",
+      `${path}: the storage option ${name} must be a number of milliseconds, 0 or more; got ${String(value)}.`,
+      { path },
+    );
+  }
+  return value;
 }
