@@ -50,7 +50,10 @@ export class EntryTable {
   private readonly loaded: RecordColumns;
   private readonly appended: SessionEntry[] = [];
   private readonly loadedCount: number;
+  /** Loaded entries' ids looked up so far, for a backend without `indexOfId` (compact). */
   private readonly ids: IdIndex;
+  /** Appended entries' ids (few per process: a native map is the cheapest per append). */
+  private readonly appendedIds = new Map<string, number>();
   /** Loaded entries from this index on are in `ids`. */
   private coveredFrom: number;
   private typesPresent: Set<string> | undefined;
@@ -135,8 +138,11 @@ export class EntryTable {
 
   /** Index of the entry with this id (the last one in file order for duplicated ids). */
   indexOf(id: string): number | undefined {
-    // Empty until the first append or lookup coverage: then skip hashing the id.
-    let found = this.ids.size === 0 ? undefined : this.ids.get(id);
+    // Appended entries come last in file order: they win over a loaded entry with the same id.
+    let found = this.appendedIds.size === 0 ? undefined : this.appendedIds.get(id);
+    if (found !== undefined) return found;
+    // Empty unless a backend without `indexOfId` made lookups cover loaded entries: skip hashing then.
+    found = this.ids.size === 0 ? undefined : this.ids.get(id);
     if (found !== undefined) return this.corrupt?.has(found) ? undefined : found;
     if (this.backend.indexOfId) {
       found = this.backend.indexOfId(id);
@@ -307,7 +313,7 @@ export class EntryTable {
       grown.set(this.parents);
       this.parents = grown;
     }
-    this.ids.set(entry.id, index);
+    this.appendedIds.set(entry.id, index);
     this.typesPresent?.add(entry.type);
     return index;
   }
