@@ -189,7 +189,12 @@ function rows(result) {
     pick("arbor.append", (x) => x.appendRefresh.mean),
   );
   add(
-    "append only, per entry (median)",
+    "append only, per entry (median), after the same heap warm-up",
+    pick("pi.append", (x) => x.appendOnlyWarm.median),
+    pick("arbor.append", (x) => x.appendOnlyWarm.median),
+  );
+  add(
+    "append only, per entry (median), first appends of the process",
     pick("pi.append", (x) => x.appendOnly.median),
     pick("arbor.append", (x) => x.appendOnly.median),
   );
