@@ -122,7 +122,17 @@ export function seamsRow(seams) {
   };
 }
 
-const fmt = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
+/** Three significant digits (appends take hundredths of a millisecond: 0.0112, not 0.011). */
+const fmt = (v) =>
+  v >= 100
+    ? v.toFixed(0)
+    : v >= 10
+      ? v.toFixed(1)
+      : v >= 1
+        ? v.toFixed(2)
+        : v > 0
+          ? v.toPrecision(3)
+          : v.toFixed(3);
 const cell = (s, missing) => (s ? `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})` : missing);
 const ratioCell = (r) => (r === null ? "–" : `${r >= 10 ? r.toFixed(0) : r.toFixed(1)}×`);
 
@@ -164,7 +174,11 @@ export function renderMarkdown(result, jsonName) {
     "",
     "- *open*, *projection*, *append*, *peak RSS*: `bench/session-store-worker.mjs` — pi `SessionManager.open` +",
     "  `buildSessionProjection()`; Arbor `openSessionStore` (no sidecar index unless stated) + `getProjection()`.",
-    "  Append: one message appended then the projection rebuilt, 200 times (100 at 100k, 20 at 1M), on a copy.",
+    "  Append: one message appended then the projection rebuilt, 200 times (100 at 100k, 20 at 1M), on a copy;",
+    "  then as many plain appends (the first appends of the process), then the same heap warm-up on both sides",
+    "  (~64 MB of short-lived objects: a fresh process's young generation has pages never touched, and pi's",
+    "  refresh phase has touched them, Arbor's has not) and as many plain appends again; three append processes",
+    "  per side and repetition.",
     "  Peak RSS is `process.resourceUsage().maxRSS` of the open + projection process.",
     "- *prepareCompaction*: `packages/compaction/bench/prepare-compaction.bench.mjs --worker` on the branch of",
     "  the last entry, after a full GC and a 1 s pause; both sides must return the same cut point.",

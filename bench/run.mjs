@@ -67,6 +67,9 @@ function run(script, args, nodeFlags = []) {
   return JSON.parse(line);
 }
 
+/** Append processes per side and repetition (see measureSize). */
+const APPEND_RUNS_PER_REP = 3;
+
 const sessionWorker = (args) =>
   run(SESSION_WORKER, [JSON.stringify({ piDir: PI_DIR, arborDist: ARBOR_DIST, ...args })]);
 
@@ -101,9 +104,16 @@ function measureSize(n, impls) {
     const order = rep % 2 === 0 ? impls : [...impls].reverse();
     for (const impl of order) {
       record(`${impl}.open`, sessionWorker({ impl, task: "open", file, cold: true }));
-      const copy = scratchCopy(file, `append-${impl}`);
-      record(`${impl}.append`, sessionWorker({ impl, task: "append", file: copy, count: size.appendCount }));
-      cleanup(copy);
+      // Appends take microseconds, and a whole process now and then runs slower on a shared VM:
+      // three append processes per repetition make their median steadier.
+      for (let again = 0; again < APPEND_RUNS_PER_REP; again++) {
+        const copy = scratchCopy(file, `append-${impl}`);
+        record(
+          `${impl}.append`,
+          sessionWorker({ impl, task: "append", file: copy, count: size.appendCount }),
+        );
+        cleanup(copy);
+      }
       record(
         `${impl}.compaction`,
         run(COMPACTION_WORKER, ["--worker", JSON.stringify({ impl, file })], ["--expose-gc"]),

@@ -212,7 +212,10 @@ export function goals(result) {
           ?.ratio ?? null)
       : null;
   const appendRatios = result.sizes
-    .map((size) => [size.entries, libraryRatio(size, "append only, per entry (median), after the same heap warm-up")])
+    .map((size) => [
+      size.entries,
+      libraryRatio(size, "append only, per entry (median), after the same heap warm-up"),
+    ])
     .filter(([, ratio]) => ratio !== null);
   const label = (n) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
   return [
