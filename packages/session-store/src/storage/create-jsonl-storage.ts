@@ -10,13 +10,17 @@ import type { JsonlSessionStorage, JsonlStorageOptions } from "./jsonl-storage-o
  *   appended since are scanned, reports corrupt lines with their line number (they stay in the
  *   file), and sets a torn last line aside in `<path>.torn-<time>`.
  * - `append()` writes one line per entry with one `write`, creating the file on the first append
- *   (header first), durable per `options.durability` (default `batched`).
+ *   (header first), durable per `options.durability` (default `batched`). It refuses to write to a
+ *   file another program deleted, replaced, truncated or appended to (`SESSION_FILE_CHANGED`; checked
+ *   once per synchronous run of appends, see `options.fileCheckIntervalMs`).
  * - `readEntry(i)` reads and parses one line on demand; the file's text is never kept in memory.
  * - `rewrite()` replaces the file atomically and keeps the original as `<path>.bak-<time>`.
- * - `close()` syncs pending data, writes the sidecar index (when opted in) for files of at least
- *   1 MiB, releases the lock. A lock left by a process that died is detected (pid + hostname + process start) and taken over.
+ * - `close()` checks the file once more if something was appended since the last check, syncs
+ *   pending data, writes the sidecar index (when opted in) for files of at least 1 MiB, releases the
+ *   lock. A lock left by a process that died is detected (pid + hostname + process start) and taken over.
  *
- * Every failure is a `SessionStorageError` with a stable code naming the file and line.
+ * Every failure is a `SessionStorageError` with a stable code naming the file and line; an option
+ * out of range throws `SESSION_OPTIONS_INVALID` here.
  *
  * @example
  * const storage = createJsonlStorage("/tmp/s.jsonl");
