@@ -14,7 +14,8 @@
  *
  * Options: --sizes a,b,c; --reps N (default 5 below 100k, 3 at 100k, 2 at 1M); --out <dir> (default
  * docs/); --no-install (never install pi: without it at PI_ORACLE_DIR only Arbor is measured);
- * --seams-iterations N (default 2000); --report-only (re-render benchmarks.md from benchmarks.json);
+ * --seams-iterations N (default 2000); --startup-reps N (start-up runs, default 11 whatever --reps
+ * says); --report-only (re-render benchmarks.md from benchmarks.json);
  * --whole-process-only (only the whole-process section: `arbor inspect/tree/check` against pi in
  * fresh processes, see bench/whole-process.mjs); --no-whole-process (only the library sections);
  * --no-real (skip the real pi sessions of ../shared/pi-sessions, see bench/real-sessions.mjs).
@@ -274,7 +275,8 @@ function main() {
   if (piAvailable && !flag("--no-whole-process")) {
     console.log("start-up");
     result.startup = measureStartup({
-      reps: Number(option("--reps") ?? 11),
+      // Its own count: a one-run 1M measurement must not leave start-up measured once.
+      reps: Number(option("--startup-reps") ?? 11),
       cliPath: CLI_PATH,
       piWorker: PI_COMMAND_WORKER,
       piDir: PI_DIR,

@@ -299,6 +299,10 @@ export function renderWholeProcess(result) {
     lines.push(
       `### Start-up (${result.startup.reps} runs each; load ${result.startup.loads.map((l) => l.toFixed(1)).join(" → ")})`,
       "",
+    );
+    if (result.startup.date && result.startup.date !== result.meta.date)
+      lines.push(`Measured by an earlier run (${result.startup.date}) and kept.`, "");
+    lines.push(
       "| process | wall ms | CPU ms | wall over `node -e 0` | CPU over `node -e 0` |",
       "|---|---|---|---|---|",
     );

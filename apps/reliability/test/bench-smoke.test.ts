@@ -49,6 +49,8 @@ function runBench(out: string, piDir?: string): { json: BenchJson; markdown: str
       "1000",
       "--reps",
       "1",
+      "--startup-reps",
+      "1",
       "--out",
       out,
       "--no-install",
