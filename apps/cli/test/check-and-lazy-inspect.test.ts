@@ -96,18 +96,36 @@ describe("arbor check", { timeout: 120_000 }, () => {
     copy[corruptAt - 1] = (copy[corruptAt - 1] as string).slice(0, 30);
     const file = path.join(dir, "two-problems.jsonl");
     fs.writeFileSync(file, copy.join("\n"));
+    // The cut line's id cannot be read, so its children have a parent no entry has: listed too, with
+    // a hint at the damaged line (the invalid entry's children are not: its issue names it).
+    const corrupted = JSON.parse(lines[corruptAt - 1] as string) as Entry;
+    const orphans = lines
+      .map((text, index) => ({ text, line: index + 1 }))
+      .filter(
+        ({ text, line }) =>
+          line > 1 && text.length > 0 && (JSON.parse(text) as Entry).parentId === corrupted.id,
+      );
+    expect(orphans.length).toBeGreaterThan(0);
     const run = await runCliProcess(["check", file], { env, cwd: dir });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe("");
     const out = run.stdout.trimEnd().split("\n");
-    expect(out).toHaveLength(3);
+    expect(out).toHaveLength(3 + orphans.length);
     expect(out[0]).toMatch(
       new RegExp(
         `^${file}:${invalidAt}: SESSION_ENTRY_INVALID: entry ${entry.id} is invalid \\(message entry: message\\.content: `,
       ),
     );
     expect(out[1]).toMatch(new RegExp(`^${file}:${corruptAt}: SESSION_LINE_CORRUPT: line is not valid JSON`));
-    expect(out[2]).toMatch(new RegExp(`^${file}: 2 problems in [\\d,]+ lines checked$`));
+    orphans.forEach(({ text, line }, k) => {
+      const orphan = JSON.parse(text) as Entry;
+      expect(out[2 + k]).toBe(
+        `${file}:${line}: SESSION_PARENT_MISSING: entry ${orphan.id} names the parent ${corrupted.id}, which no entry of the session has: the entry is read as the root of a tree of its own (as pi reads it), cut off from what came before it. ${corrupted.id} may be the entry of a damaged line listed here.`,
+      );
+    });
+    expect(out.at(-1)).toMatch(
+      new RegExp(`^${file}: ${2 + orphans.length} problems in [\\d,]+ lines checked$`),
+    );
     const json = await runCliProcess(["check", file, "--json"], { env, cwd: dir });
     expect(json.code).toBe(1);
     const report = JSON.parse(json.stdout);
@@ -115,10 +133,50 @@ describe("arbor check", { timeout: 120_000 }, () => {
     expect(report.problems.map((p: { line: number; code: string }) => [p.line, p.code])).toEqual([
       [invalidAt, "SESSION_ENTRY_INVALID"],
       [corruptAt, "SESSION_LINE_CORRUPT"],
+      ...orphans.map(({ line }) => [line, "SESSION_PARENT_MISSING"]),
     ]);
     expect(report.problems[0].entryId).toBe(entry.id);
     // Read-only: the file is byte for byte what was written.
     expect(fs.readFileSync(file, "utf8")).toBe(copy.join("\n"));
+  });
+
+  it("lists an entry whose parent no entry has, or that is its own parent, and names a relative file as given", async () => {
+    const copy = [...lines];
+    const { onPath } = pathLines();
+    const cutAt = onPath[Math.floor(onPath.length / 2)] as number;
+    const cut = JSON.parse(copy[cutAt - 1] as string) as Entry;
+    copy[cutAt - 1] = JSON.stringify({ ...cut, parentId: "0badf00d" });
+    const selfAt = onPath[Math.floor(onPath.length / 4)] as number;
+    const self = JSON.parse(copy[selfAt - 1] as string) as Entry;
+    copy[selfAt - 1] = JSON.stringify({ ...self, parentId: self.id });
+    fs.writeFileSync(path.join(dir, "cut.jsonl"), copy.join("\n"));
+    // Relative to the working folder: every line starts with the name as given, once.
+    const run = await runCliProcess(["check", "cut.jsonl"], { env, cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(
+      [
+        `cut.jsonl:${selfAt}: SESSION_PARENT_MISSING: entry ${self.id} names itself as its parent: it is read as the root of a tree of its own.`,
+        `cut.jsonl:${cutAt}: SESSION_PARENT_MISSING: entry ${cut.id} names the parent 0badf00d, which no entry of the session has: the entry is read as the root of a tree of its own (as pi reads it), cut off from what came before it.`,
+        `cut.jsonl: 2 problems in ${(copy.length - 1).toLocaleString("en-US")} lines checked`,
+        "",
+      ].join("\n"),
+    );
+    const json = JSON.parse(
+      (await runCliProcess(["check", "cut.jsonl", "--json"], { env, cwd: dir })).stdout,
+    );
+    expect(json.problems.map((p: { entryId: string }) => p.entryId)).toEqual([self.id, cut.id]);
+  });
+
+  it("names a relative file once on a damaged line's problem", async () => {
+    const copy = [...lines];
+    copy[9] = "{not json";
+    fs.writeFileSync(path.join(dir, "relative.jsonl"), copy.join("\n"));
+    const run = await runCliProcess(["check", "relative.jsonl"], { env, cwd: dir });
+    expect(run.stdout.split("\n")[0]).toMatch(
+      /^relative\.jsonl:10: SESSION_LINE_CORRUPT: line is not valid JSON /,
+    );
+    expect(run.stdout).not.toContain(dir);
   });
 
   it("reports a file that is not a session as a problem at line 1, and a missing file as an error", async () => {

@@ -100,12 +100,16 @@ function expectOneLineError(run: { code: number | null; stdout: string; stderr: 
 
 describe("arbor tree", () => {
   it("lists every entry type, including messages whose content is missing or null, without failing", async () => {
-    // The store's own fixture of every entry type: arbor check passes it, so tree must list it whole.
+    // The store's own fixture of every entry type: every line is sound (arbor check finds only the
+    // orphan the fixture holds on purpose, line 29), so tree must list it whole.
     const fixture = path.join(
       REPO_ROOT,
       "packages/session-store/src/__fixtures__/sessions/entry-types.jsonl",
     );
-    expect((await runCliProcess(["check", fixture], { env, cwd: dir })).code).toBe(0);
+    const check = await runCliProcess(["check", fixture, "--json"], { env, cwd: dir });
+    expect(JSON.parse(check.stdout).problems).toEqual([
+      expect.objectContaining({ line: 29, code: "SESSION_PARENT_MISSING", entryId: "or000001" }),
+    ]);
     const run = await runCliProcess(["tree", fixture], { env, cwd: dir });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);

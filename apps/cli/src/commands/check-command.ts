@@ -13,12 +13,17 @@ import { safeJsonStringify } from "../format/safe-json-stringify";
 import { isDatabaseLocation } from "../sessions/is-database-location";
 import { assertSessionFile } from "../sessions/open-session-file";
 import type { CheckInput } from "../usage/check-usage";
+import { findMissingParents } from "./find-missing-parents";
 
 /** One problem `arbor check` found. */
 export interface CheckProblem {
   /** 1-based line of the file, when known. */
   line: number | null;
-  /** The store's issue code (`SESSION_LINE_CORRUPT`, `SESSION_TAIL_TORN`, `SESSION_ENTRY_INVALID`, `SESSION_HEADER_INVALID`, `CLI_SESSION_EMPTY`). */
+  /**
+   * The store's issue code (`SESSION_LINE_CORRUPT`, `SESSION_TAIL_TORN`, `SESSION_ENTRY_INVALID`,
+   * `SESSION_HEADER_INVALID`), `CLI_SESSION_EMPTY`, or `SESSION_PARENT_MISSING`: the entry's
+   * `parentId` names no entry of the session (or the entry itself), so it starts a tree of its own.
+   */
   code: string;
   /** What is wrong (without the `file:line:` prefix, which the text form adds). */
   message: string;
@@ -42,14 +47,40 @@ function problemOf(
   issue: SessionIssue | SessionStoreError | SessionStorageError,
 ): CheckProblem {
   const line = ("line" in issue ? issue.line : undefined) ?? null;
-  const prefix = line === null ? `${file}: ` : `${file}:${line}: `;
-  const message = issue.message.startsWith(prefix) ? issue.message.slice(prefix.length) : issue.message;
+  // The store names the file as it opened it (an absolute path), the user may have given it relative.
+  const named = "sessionFile" in issue ? issue.sessionFile : "path" in issue ? issue.path : undefined;
+  const at = line === null ? ": " : `:${line}: `;
+  const prefix = [file, named].find((name) => name !== undefined && issue.message.startsWith(name + at));
+  const message = prefix === undefined ? issue.message : issue.message.slice(prefix.length + at.length);
   return {
     line,
     code: issue.code,
     message,
     entryId: ("entryId" in issue ? issue.entryId : undefined) ?? null,
   };
+}
+
+/**
+ * Every problem of an opened session, by line: the store's issues, then the entries whose parent is
+ * missing (not those whose parent the issues already name as damaged or invalid).
+ */
+function sessionProblems(file: string, store: SessionStore): CheckProblem[] {
+  const problems = store.issues.map((issue) => problemOf(file, issue));
+  const reported = new Set(
+    problems.flatMap((problem) => (problem.entryId === null ? [] : [problem.entryId])),
+  );
+  // A damaged line whose id could not be read may be the missing parent: say so.
+  const unnamed = problems.some(
+    (problem) => problem.entryId === null && problem.code !== "SESSION_TAIL_TORN",
+  );
+  for (const { entryId, parentId, line } of findMissingParents(store, reported)) {
+    const message =
+      parentId === entryId
+        ? `entry ${entryId} names itself as its parent: it is read as the root of a tree of its own.`
+        : `entry ${entryId} names the parent ${parentId}, which no entry of the session has: the entry is read as the root of a tree of its own (as pi reads it), cut off from what came before it.${unnamed ? ` ${parentId} may be the entry of a damaged line listed here.` : ""}`;
+    problems.push({ line, code: "SESSION_PARENT_MISSING", message, entryId });
+  }
+  return problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }
 
 /** The report of a session whose first line is no valid header (`error`), else `undefined`. */
@@ -78,8 +109,7 @@ function checkFile(file: string): CheckReport {
       throw error;
     }
     try {
-      const problems = store.issues.map((issue) => problemOf(file, issue));
-      problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+      const problems = sessionProblems(file, store);
       // Every complete line (blank ones included), and a torn last line.
       const torn = problems.filter((problem) => problem.code === "SESSION_TAIL_TORN").length;
       const linesChecked = storage.stats().linesScanned + torn;
@@ -107,8 +137,7 @@ async function checkDatabaseSession(location: string): Promise<CheckReport> {
   try {
     const { store } = await openDatabaseSession(location, { mode: "read", validate: "full" });
     try {
-      const problems = store.issues.map((issue) => problemOf(location, issue));
-      problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+      const problems = sessionProblems(location, store);
       const { lineCount } = store.storage as PostgresSessionStorage;
       return { file: location, ok: problems.length === 0, linesChecked: lineCount, problems };
     } finally {

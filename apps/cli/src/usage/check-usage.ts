@@ -15,8 +15,9 @@ export const checkUsage: CommandUsage<CheckInput> = {
   summary: "check every line of a session file; exit 1 with the problems by line",
   help: `Usage: arbor check <session> [--json]
 
-Reads every line of a session file and checks it: JSON, the header, and each entry against its
-type's structure. Prints one line per problem (file:line: CODE: message) and a summary; exits 0 when
+Reads every line of a session file and checks it: JSON, the header, each entry against its type's
+structure, and each entry's parent (SESSION_PARENT_MISSING: its parentId names no entry, so it
+starts a tree of its own, cut off from what came before). Prints one line per problem (file:line: CODE: message) and a summary; exits 0 when
 the file is clean, 1 when a problem was found. Read-only (no lock, nothing written); no API key
 needed. inspect reads only what its report needs; check reads everything.
 
