@@ -1,11 +1,12 @@
 import { closeSync, openSync, writeFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { header, tempDir } from "../__fixtures__/storage-fixtures";
+import { ENTRY_LINE, ENTRY_LINE_FLAGS } from "./entry-head-slots";
 import { type PreviousId, recordFromEntry, scanEntryRecord } from "./extract-entry-record";
 import { IdIndex } from "./id-index";
 import { LineScanner } from "./line-scanner";
 import { matchEntryRecord } from "./match-entry-record";
-import { RecordTable } from "./record-table";
+import { PARENT_ROOT, RecordTable } from "./record-table";
 import { scanSessionFile } from "./scan-session-file";
 import { nodeStorageFs } from "./storage-fs";
 import { WasmEntryScanner } from "./wasm-entry-scanner";
@@ -53,12 +54,42 @@ const TRICKY_LINES: string[] = [
   `{"type":"message","id":"h1","parentId":"a1","timestamp":"t","message":{"role":"toolResult","content":[{"type":"text","text":"${big}"}]}}`,
 ];
 
-/** `WasmEntryScanner.extract` on a copy of `buf` in the scanner's memory (same offsets). */
-function wasmExtract(buf: Buffer, start: number, end: number, previous?: PreviousId) {
-  const scanner = wasmScanner(buf.length);
+/**
+ * The record `WasmEntryScanner.scanLines` finds for `buf[start, end)` followed by a newline, decoded
+ * as `scanEntryRecord` returns it (`undefined`: the line did not match).
+ */
+function wasmExtract(buf: Buffer, start: number, end: number) {
+  const scanner = wasmScanner(end - start + 1);
   const chunk = scanner.chunk();
-  buf.copy(chunk);
-  return scanner.extract(chunk, start, end, previous ?? newPrevious());
+  buf.copy(chunk, 0, start, end);
+  chunk[end - start] = 0x0a;
+  expect(scanner.scanLines(0, end - start + 1)).toBe(1);
+  expect(scanner.resumeAt()).toBe(end - start + 1);
+  return decodeRecord(scanner, chunk, 0, undefined);
+}
+
+/** Record `r` of the last `scanLines` call as `scanEntryRecord` gives it; `previousId`: for a chained parent. */
+function decodeRecord(scanner: WasmEntryScanner, chunk: Buffer, r: number, previousId: string | undefined) {
+  const words = scanner.words;
+  const at = scanner.recordsAt + r * ENTRY_LINE.words;
+  const word = (name: keyof typeof ENTRY_LINE) => (words[at + ENTRY_LINE[name]] as number) - scanner.base;
+  if (((words[at + ENTRY_LINE.flags] as number) & ENTRY_LINE_FLAGS.matched) === 0) return undefined;
+  const text = (from: number, to: number) => chunk.toString("latin1", from, to);
+  const typeEnd = word("typeEnd");
+  const parentStart = words[at + ENTRY_LINE.parentStart] as number;
+  const same = ((words[at + ENTRY_LINE.flags] as number) & ENTRY_LINE_FLAGS.samePrevious) !== 0;
+  return {
+    id: text(typeEnd + 8, word("idEnd")),
+    parentId:
+      same && previousId !== undefined
+        ? previousId
+        : parentStart === -1
+          ? null
+          : text(word("parentStart"), word("parentEnd")),
+    type: text(word("typeStart"), typeEnd),
+    role:
+      (words[at + ENTRY_LINE.roleStart] as number) < 0 ? undefined : text(word("roleStart"), word("roleEnd")),
+  };
 }
 
 function wasmScanner(capacity: number): WasmEntryScanner {
@@ -120,30 +151,64 @@ describe.each([
 });
 
 describe("WasmEntryScanner", () => {
-  it("hashes each id as IdIndex.hash does, and shares the previous id's string for a chained parent", () => {
-    const text = TRICKY_LINES.join("\n");
+  it("records every line of a chunk in one call: each id hashed as IdIndex.hash does, a parent equal to the previous matched id flagged", () => {
+    const text = `${TRICKY_LINES.join("\n")}\n`;
     const scanner = wasmScanner(Buffer.byteLength(text));
     const chunk = scanner.chunk();
     chunk.write(text);
-    const previous = newPrevious();
+    expect(scanner.scanLines(0, Buffer.byteLength(text))).toBe(TRICKY_LINES.length);
+    expect(scanner.resumeAt()).toBe(Buffer.byteLength(text));
     const reference = newPrevious();
     let start = 0;
     let chained = 0;
-    for (const line of TRICKY_LINES) {
+    let previousId: string | undefined;
+    for (const [r, line] of TRICKY_LINES.entries()) {
       const length = Buffer.byteLength(line);
       let end = start + length;
       while (end > start && (chunk[end - 1] === 0x0d || chunk[end - 1] === 0x20)) end--;
-      const before = previous.id;
-      const record = scanner.extract(chunk, start, end, previous);
+      const at = scanner.recordsAt + r * ENTRY_LINE.words;
+      expect(scanner.words[at + ENTRY_LINE.start]).toBe(start + scanner.base);
+      expect(scanner.words[at + ENTRY_LINE.newline]).toBe(start + length + scanner.base);
+      expect(scanner.words[at + ENTRY_LINE.end]).toBe(end + scanner.base);
+      const record = decodeRecord(scanner, chunk, r, previousId);
       expect(record, line.slice(0, 80)).toEqual(scanEntryRecord(chunk, start, end, reference));
-      if (record?.id !== undefined) expect(previous.hash).toBe(IdIndex.hash(record.id));
-      if (record !== undefined && before !== undefined && record.parentId === before) {
-        expect(Object.is(record.parentId, before)).toBe(true);
-        chained++;
-      }
+      if (record !== undefined) {
+        expect((scanner.words[at + ENTRY_LINE.hash] as number) >>> 0).toBe(IdIndex.hash(record.id));
+        if (((scanner.words[at + ENTRY_LINE.flags] as number) & ENTRY_LINE_FLAGS.samePrevious) !== 0) {
+          expect(scanner.words[at + ENTRY_LINE.previousLine]).toBe(r - 1);
+          chained++;
+        }
+        previousId = record.id;
+      } else previousId = undefined;
       start += length + 1;
     }
     expect(chained).toBeGreaterThan(0);
+  });
+
+  it("stops at the last newline, flags a NUL byte, keeps the previous line across a blank one, and resumes where the records ran out", () => {
+    const lines = [
+      '{"type":"message","id":"a1","parentId":null,"timestamp":"t","message":{"role":"user"}}',
+      "   ",
+      '{"type":"message","id":"a2","parentId":"a1","timestamp":"t","message":{"role":"assistant"}}',
+      '{"type":"message","id":"a3","parentId":"a2","timestamp":"t","message":{"role":"user","x":"\u0000"}}',
+      '{"type":"message","id":"a4","parentId":"a3","timestamp":"t","message":{"role":"user"}}',
+      '{"type":"message","id":"a5","parentId":"a4"',
+    ];
+    const text = lines.join("\n");
+    const scanner = wasmScanner(Buffer.byteLength(text));
+    const chunk = scanner.chunk();
+    chunk.write(text);
+    expect(scanner.scanLines(0, Buffer.byteLength(text))).toBe(5);
+    expect(scanner.resumeAt()).toBe(text.lastIndexOf("\n") + 1);
+    const flags = (r: number) =>
+      scanner.words[scanner.recordsAt + r * ENTRY_LINE.words + ENTRY_LINE.flags] as number;
+    const previousLine = (r: number) =>
+      scanner.words[scanner.recordsAt + r * ENTRY_LINE.words + ENTRY_LINE.previousLine] as number;
+    const { matched, nul, samePrevious } = ENTRY_LINE_FLAGS;
+    expect([0, 1, 2, 3, 4].map(flags)).toEqual([matched, 0, matched | samePrevious, nul, matched]);
+    // The blank line keeps line 0 as the previous one; the line with a NUL byte forgets line 2.
+    expect(previousLine(2)).toBe(0);
+    expect(previousLine(4)).toBe(-1);
   });
 
   it("leaves a large scan to the JavaScript loop where WebAssembly is missing (node --jitless), same records", () => {
@@ -167,6 +232,39 @@ describe("WasmEntryScanner", () => {
       vi.unstubAllGlobals();
     }
     expect(WasmEntryScanner.create(1024)).toBeDefined();
+  });
+
+  it("scans a chunk of more lines than one call records (short lines): same records, lines and parents as JSON.parse gives", () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 9000; i++) {
+      const parent = i === 0 ? null : i % 1000 === 0 ? `l${i - 7}` : `l${i - 1}`;
+      lines.push(
+        JSON.stringify({ type: "label", id: `l${i}`, parentId: parent }).replace(/}$/, i % 3 ? "}" : "} "),
+      );
+      if (i % 2500 === 0) lines.push("");
+    }
+    const text = `${JSON.stringify(header())}\n${lines.join("\n")}\n`;
+    const length = Buffer.byteLength(text);
+    for (const columns of [false, true]) {
+      const table = new RecordTable();
+      table.useColumns(columns);
+      const scanner = new LineScanner("short.jsonl", table, { small: false });
+      const chunk = scanner.chunkBuffer(length);
+      chunk.write(text);
+      expect(scanner.scanChunk(chunk, length, 0)).toBe(length);
+      const entries = lines.filter((line) => line !== "");
+      expect(table.records()).toEqual(entries.map((line) => recordFromEntry(JSON.parse(line))));
+      expect(scanner.counters.fastPathLines).toBe(entries.length);
+      expect(scanner.lineNo).toBe(lines.length + 1);
+      const parents = table.parentIndex();
+      const indexOf = new Map(entries.map((line, i) => [(JSON.parse(line) as { id: string }).id, i]));
+      const expected = entries.map((line) => {
+        const parentId = (JSON.parse(line) as { parentId: string | null }).parentId;
+        return parentId === null ? PARENT_ROOT : indexOf.get(parentId);
+      });
+      expect([...parents]).toEqual(expected);
+      expect(table.lineOf(entries.length - 1)).toBe(lines.length + 1);
+    }
   });
 
   it("gives the load scan of a large file the records JSON.parse gives", () => {

@@ -3,6 +3,7 @@ import { SessionStorageError } from "../session-storage-error";
 import { type PreviousId, recordFromEntry, scanEntryRecord } from "./extract-entry-record";
 import { matchEntryRecord } from "./match-entry-record";
 import type { RecordTable } from "./record-table";
+import { scanWasmChunk } from "./scan-wasm-chunk";
 import { WasmEntryScanner } from "./wasm-entry-scanner";
 
 /** Largest chunk read into the WebAssembly scanner's memory (longer lines use a plain buffer). */
@@ -40,13 +41,11 @@ export class LineScanner {
   readonly issues: StorageLoadIssue[] = [];
   readonly counters: ScanCounters = { bytesScanned: 0, linesScanned: 0, fastPathLines: 0, parsedLines: 0 };
   /** Last fast-scanned id (valid within the current chunk only). */
-  private readonly previous: PreviousId = { buf: undefined, start: 0, end: 0, id: undefined, hash: 0 };
+  readonly previous: PreviousId = { buf: undefined, start: 0, end: 0, id: undefined, hash: 0 };
   /** Records are found with `matchEntryRecord` (a small file, scanned once by code still cold). */
   private readonly small: boolean;
   /** Extracts the records of a large scan's chunks (see {@link LineScanner.chunkBuffer}). */
   private wasm: WasmEntryScanner | undefined;
-  /** The chunk `scanChunk` goes over, when it is in `wasm`'s memory (asked once per chunk: cheaper). */
-  private wasmChunk: Buffer | undefined;
   /**
    * The entries this scan had to parse (by table index), kept when the header found is older than
    * version 3: opening such a file reads every entry once to migrate it, and would parse each line a
@@ -76,9 +75,12 @@ export class LineScanner {
   /**
    * A buffer of `size` bytes to read the next chunk into. For a large scan, the first one (and any
    * later one that fits in it) lives in the memory of a {@link WasmEntryScanner}, whose compiled
-   * code then extracts each line's record: the same records as `scanEntryRecord`, without the
-   * JavaScript loop's warm-up (where WebAssembly is missing, a plain buffer). With `keep` (bytes the caller holds on to after the scan), always a
-   * buffer of its own. Call {@link LineScanner.releaseChunkBuffer} when the scan is over.
+   * code then splits each chunk into lines and extracts their records: the same records as
+   * `scanEntryRecord`, without the JavaScript loop's warm-up (where WebAssembly is missing, a plain
+   * buffer). A small scan (see the constructor) uses a plain buffer: at 1,000 entries compiling and
+   * running the module cold cost more than the regular expression. With `keep` (bytes the caller
+   * holds on to after the scan), always a buffer of its own. Call
+   * {@link LineScanner.releaseChunkBuffer} when the scan is over.
    */
   chunkBuffer(size: number, keep = false): Buffer {
     if (keep || this.small || size > WASM_CHUNK_LIMIT) return Buffer.allocUnsafe(size);
@@ -92,7 +94,6 @@ export class LineScanner {
   /** Lets go of the memory behind {@link LineScanner.chunkBuffer} (the scanner lives on with the store). */
   releaseChunkBuffer(): void {
     this.wasm = undefined;
-    this.wasmChunk = undefined;
   }
 
   /**
@@ -102,7 +103,12 @@ export class LineScanner {
   scanChunk(buf: Buffer, length: number, fileOffset: number): number {
     const view = length === buf.length ? buf : buf.subarray(0, length);
     this.previous.buf = undefined; // the bytes of the previous chunk are about to be overwritten
-    this.wasmChunk = this.wasm?.owns(view) === true ? view : undefined;
+    if (this.wasm?.owns(view) === true) {
+      const consumed = scanWasmChunk(this.wasm, this, this.table, view, fileOffset);
+      this.previous.buf = undefined;
+      this.counters.bytesScanned += consumed;
+      return consumed;
+    }
     let nul = view.indexOf(0);
     let lineStart = 0;
     for (;;) {
@@ -113,9 +119,16 @@ export class LineScanner {
       this.classify(view, lineStart, nl, fileOffset + lineStart, nul >= 0 && nul < nl);
       lineStart = nl + 1;
     }
-    this.wasmChunk = undefined;
     this.counters.bytesScanned += lineStart;
     return lineStart;
+  }
+
+  /**
+   * True when a line whose record the WebAssembly scan found can be pushed as it is: a header was
+   * found, and the file needs no parsed entries kept (see {@link LineScanner.takeParsed}).
+   */
+  takesScannedRecords(): boolean {
+    return this.header !== undefined && this.parsed === undefined;
   }
 
   /** Classifies one complete line `buf[start, end)` (newline excluded). */
@@ -136,15 +149,7 @@ export class LineScanner {
     const keep = this.parsed !== undefined && this.parsedBytes < KEEP_PARSED_MAX_BYTES;
     if (keep) strict = true;
     if (!strict && !this.small) {
-      if (buf === this.wasmChunk && this.table.isColumnar) {
-        const wasm = this.wasm as WasmEntryScanner;
-        if (wasm.pushInto(this.table, buf, start, last, this.previous, offset, end - start, this.lineNo)) {
-          this.counters.fastPathLines++;
-          return;
-        }
-      } else if (buf === this.wasmChunk) {
-        record = (this.wasm as WasmEntryScanner).extract(buf, start, last, this.previous);
-      } else record = scanEntryRecord(buf, start, last, this.previous);
+      record = scanEntryRecord(buf, start, last, this.previous);
       if (record) {
         this.counters.fastPathLines++;
         this.table.push(record, offset, end - start, this.lineNo, this.previous.hash);

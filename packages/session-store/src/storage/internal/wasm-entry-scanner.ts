@@ -1,12 +1,11 @@
-import type { StoredEntryRecord } from "../session-storage";
-import { HEAD_PARENT_NULL, HEAD_PARENT_PREVIOUS, HEAD_SLOTS } from "./entry-head-slots";
+import { ENTRY_LINE } from "./entry-head-slots";
 import { entryHeadWasm } from "./entry-head-wasm";
-import { ascii, cachedAscii, type PreviousId } from "./extract-entry-record";
-import type { RecordTable } from "./record-table";
 
-/** Where the chunk bytes start in the module's memory (the result slots are at 0). */
+/** Where the chunk bytes start in the module's memory (word 0 is the program's resume position). */
 const CHUNK_AT = 64;
 const PAGE = 65536;
+/** Line records one call of the program writes at most (then it is called again). */
+const RECORDS_PER_CALL = 4096;
 
 /** The part of the WebAssembly API used here (the store's TypeScript libraries do not declare it). */
 interface WasmMemory {
@@ -23,17 +22,22 @@ let compiled: object | undefined;
 let unavailable = false;
 
 /**
- * The load scan's record extraction in WebAssembly (`entryHeadProgram`): a chunk buffer that lives
- * in the module's memory ({@link WasmEntryScanner.chunk}) and {@link WasmEntryScanner.extract}, which
- * gives for lines of that buffer exactly what `scanEntryRecord` gives. The module (kept assembled in
- * entry-head-wasm.ts) is compiled once per process, when a first large file is scanned (a small one
- * never needs it).
+ * The load scan's line splitting and record extraction in WebAssembly (`entryHeadProgram`): a chunk
+ * buffer that lives in the module's memory ({@link WasmEntryScanner.chunk}) and
+ * {@link WasmEntryScanner.scanLines}, which records every line of a range of it in one call: where
+ * it starts and ends, and, for a line `scanEntryRecord` would take, where its type, id, parent and
+ * role are (see `ENTRY_LINE`). The module (kept assembled in entry-head-wasm.ts) is compiled once
+ * per process, when a first file of some size is scanned (a small one never needs it).
  */
 export class WasmEntryScanner {
-  private readonly memory: WasmMemory;
-  private readonly head: (start: number, end: number, prevStart: number, prevEnd: number) => number;
-  private readonly slots: Int32Array;
+  private readonly lines: (start: number, end: number, out: number, outEnd: number) => number;
   private readonly bytes: Buffer;
+  /** The module's memory as i32 words: the records of the last {@link scanLines} call. */
+  readonly words: Int32Array;
+  /** Index in {@link words} of the first record. */
+  readonly recordsAt: number;
+  /** Subtract from a record's positions to get offsets in the chunk buffer. */
+  readonly base = CHUNK_AT;
 
   /**
    * A scanner whose chunk buffer holds up to `capacity` bytes, or `undefined` where WebAssembly is
@@ -57,149 +61,46 @@ export class WasmEntryScanner {
   ) {
     compiled ??= new api.Module(Buffer.from(entryHeadWasm, "base64"));
     const exports = new api.Instance(compiled).exports as {
-      head: WasmEntryScanner["head"];
+      lines: WasmEntryScanner["lines"];
       memory: WasmMemory;
     };
-    this.memory = exports.memory;
-    this.head = exports.head;
-    const needed = Math.ceil((CHUNK_AT + capacity) / PAGE);
-    if (needed > 1) this.memory.grow(needed - 1);
-    this.slots = new Int32Array(this.memory.buffer, 0, 8);
-    this.bytes = Buffer.from(this.memory.buffer, CHUNK_AT, capacity);
+    const memory = exports.memory;
+    this.lines = exports.lines;
+    // The program reads 16 bytes at a time, up to 15 past the chunk's end: room for them.
+    const recordsAt = (CHUNK_AT + capacity + 16 + 3) & ~3;
+    const needed = Math.ceil((recordsAt + RECORDS_PER_CALL * ENTRY_LINE.bytes) / PAGE);
+    if (needed > 1) memory.grow(needed - 1);
+    this.words = new Int32Array(memory.buffer);
+    this.recordsAt = recordsAt >> 2;
+    this.bytes = Buffer.from(memory.buffer, CHUNK_AT, capacity);
   }
 
-  /** The chunk buffer (`capacity` bytes): lines read into it can be passed to {@link extract}. */
+  /** The chunk buffer (`capacity` bytes): lines read into it can be passed to {@link scanLines}. */
   chunk(): Buffer {
     return this.bytes;
   }
 
   /** True when `buf` is (a view from the start of) this scanner's chunk buffer. */
   owns(buf: Buffer): boolean {
-    return buf.buffer === this.memory.buffer && buf.byteOffset === CHUNK_AT;
+    return buf.buffer === this.bytes.buffer && buf.byteOffset === CHUNK_AT;
   }
 
   /**
-   * `scanEntryRecord(buf, start, end, previous)` for `buf` owned by this scanner (see {@link owns}):
-   * the same record or `undefined`, and the same update of `previous`.
+   * Records the lines of the chunk buffer from offset `from` that end with a newline before offset
+   * `end` (at most {@link WasmEntryScanner.recordsPerCall}; records at {@link recordsAt} in
+   * {@link words}, `ENTRY_LINE.words` each, positions {@link base} above chunk offsets); returns
+   * how many. {@link resumeAt} then tells where the first line not recorded starts.
    */
-  extract(buf: Buffer, start: number, end: number, previous: PreviousId): StoredEntryRecord | undefined {
-    // One function, as before the columns (`scan` and the field readers serve `pushInto`): the
-    // split version made a 10k-entry open compile more for the same work.
-    const chained = previous.buf === buf && previous.id !== undefined;
-    const found = this.head(
-      CHUNK_AT + start,
-      CHUNK_AT + end,
-      chained ? CHUNK_AT + previous.start : -1,
-      chained ? CHUNK_AT + previous.end : -1,
-    );
-    if (found === 0) return undefined;
-    const slots = this.slots;
-    const typeEnd = (slots[HEAD_SLOTS.typeEnd] as number) - CHUNK_AT;
-    const type = cachedAscii(buf, (slots[HEAD_SLOTS.typeStart] as number) - CHUNK_AT, typeEnd);
-    const idStart = typeEnd + 8;
-    const idEnd = (slots[HEAD_SLOTS.idEnd] as number) - CHUNK_AT;
-    const parentStart = slots[HEAD_SLOTS.parentStart] as number;
-    const parentId =
-      parentStart === HEAD_PARENT_NULL
-        ? null
-        : parentStart === HEAD_PARENT_PREVIOUS
-          ? (previous.id as string)
-          : ascii(buf, parentStart - CHUNK_AT, (slots[HEAD_SLOTS.parentEnd] as number) - CHUNK_AT);
-    const roleStart = slots[HEAD_SLOTS.roleStart] as number;
-    const role =
-      roleStart < 0
-        ? undefined
-        : cachedAscii(buf, roleStart - CHUNK_AT, (slots[HEAD_SLOTS.roleEnd] as number) - CHUNK_AT);
-    const id = ascii(buf, idStart, idEnd);
-    previous.buf = buf;
-    previous.start = idStart;
-    previous.end = idEnd;
-    previous.id = id;
-    previous.hash = (slots[HEAD_SLOTS.hash] as number) >>> 0;
-    return { id, parentId, type, role };
+  scanLines(from: number, end: number): number {
+    const out = this.recordsAt << 2;
+    return this.lines(CHUNK_AT + from, CHUNK_AT + end, out, out + RECORDS_PER_CALL * ENTRY_LINE.bytes);
   }
 
-  /**
-   * Like {@link extract}, but pushes the record into `table` (`RecordTable.pushScanned`: no string
-   * for its id, nor for a parent id that is the previous line's) and returns whether there was one.
-   * `previous` is updated without an id string: do not pass it to {@link extract} afterwards.
-   */
-  pushInto(
-    table: RecordTable,
-    buf: Buffer,
-    start: number,
-    end: number,
-    previous: PreviousId,
-    offset: number,
-    length: number,
-    line: number,
-  ): boolean {
-    if (!this.scan(buf, start, end, previous, true)) return false;
-    const parentStart = this.slots[HEAD_SLOTS.parentStart] as number;
-    const parentId = parentStart === HEAD_PARENT_PREVIOUS ? undefined : this.parentId(buf, parentStart);
-    previous.id = undefined;
-    const { start: idStart, end: idEnd, hash } = previous;
-    table.pushScanned(
-      buf,
-      idStart,
-      idEnd,
-      hash,
-      parentId,
-      this.type(buf),
-      this.role(buf),
-      offset,
-      length,
-      line,
-    );
-    return true;
+  /** The chunk offset where the line after the last one {@link scanLines} recorded starts. */
+  resumeAt(): number {
+    return (this.words[0] as number) - CHUNK_AT;
   }
 
-  /**
-   * Runs the program on `buf[start, end)`; when the line matches, its slots hold what it found and
-   * `previous` locates its id (`id` left to the caller). `chainable`: `previous` names an id of this
-   * buffer the program may compare the parent id with.
-   */
-  private scan(buf: Buffer, start: number, end: number, previous: PreviousId, chainable: boolean): boolean {
-    const chained = chainable && previous.buf === buf;
-    const found = this.head(
-      CHUNK_AT + start,
-      CHUNK_AT + end,
-      chained ? CHUNK_AT + previous.start : -1,
-      chained ? CHUNK_AT + previous.end : -1,
-    );
-    if (found === 0) return false;
-    const slots = this.slots;
-    const idStart = (slots[HEAD_SLOTS.typeEnd] as number) - CHUNK_AT + 8;
-    previous.buf = buf;
-    previous.start = idStart;
-    previous.end = (slots[HEAD_SLOTS.idEnd] as number) - CHUNK_AT;
-    previous.hash = (slots[HEAD_SLOTS.hash] as number) >>> 0;
-    return true;
-  }
-
-  /** The type the last {@link scan} found. */
-  private type(buf: Buffer): string {
-    const slots = this.slots;
-    return cachedAscii(
-      buf,
-      (slots[HEAD_SLOTS.typeStart] as number) - CHUNK_AT,
-      (slots[HEAD_SLOTS.typeEnd] as number) - CHUNK_AT,
-    );
-  }
-
-  /** The role the last {@link scan} found, if any. */
-  private role(buf: Buffer): string | undefined {
-    const slots = this.slots;
-    const roleStart = slots[HEAD_SLOTS.roleStart] as number;
-    return roleStart < 0
-      ? undefined
-      : cachedAscii(buf, roleStart - CHUNK_AT, (slots[HEAD_SLOTS.roleEnd] as number) - CHUNK_AT);
-  }
-
-  /** The parent id the last {@link scan} found, unless it is the previous line's id. */
-  private parentId(buf: Buffer, parentStart: number): string | null {
-    return parentStart === HEAD_PARENT_NULL
-      ? null
-      : ascii(buf, parentStart - CHUNK_AT, (this.slots[HEAD_SLOTS.parentEnd] as number) - CHUNK_AT);
-  }
+  /** See {@link scanLines}. */
+  readonly recordsPerCall = RECORDS_PER_CALL;
 }
