@@ -77,6 +77,16 @@ describe("formatTimestamp", () => {
     }
   });
 
+  it("equals toISOString on every day of years 0000-9999 (the date part is calendar arithmetic)", () => {
+    const mismatches: string[] = [];
+    const end = Date.parse("9999-12-31T00:00:00.000Z");
+    for (let ms = Date.parse("0000-01-01T00:00:00.000Z") + 45_296_789; ms <= end; ms += DAY) {
+      const expected = new Date(ms).toISOString();
+      if (formatTimestamp(ms) !== expected && mismatches.push(expected) > 5) break;
+    }
+    expect(mismatches).toEqual([]);
+  });
+
   it("throws the RangeError of toISOString for invalid times", () => {
     for (const ms of [Number.NaN, Number.POSITIVE_INFINITY, 8.64e15 + 1, -8.64e15 - 1]) {
       expect(() => new Date(ms).toISOString()).toThrow(RangeError);

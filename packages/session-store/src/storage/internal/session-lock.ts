@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { formatTimestamp } from "../../internal/format-timestamp";
 import { nodeCrypto } from "../../internal/node-crypto";
 import { type SessionLockHolder, SessionStorageError } from "../session-storage-error";
 import { errnoCode, type StorageFs } from "./storage-fs";
@@ -232,7 +233,7 @@ function ownHolder(): SessionLockHolder {
     pid: process.pid,
     hostname: hostname(),
     ...(ownStart === undefined ? {} : { processStart: ownStart }),
-    acquiredAt: new Date().toISOString(),
+    acquiredAt: formatTimestamp(Date.now()),
     token: lockToken(),
   };
 }
