@@ -1,7 +1,6 @@
-import type { WasmInstruction } from "../../../../scripts/wasm/assemble-wasm-module";
+import { type Body, get, i32, set, when } from "../../../../scripts/wasm/wasm-body";
 import { jsonScanFlags } from "./json-scan-flags";
 
-type Body = WasmInstruction[];
 /** Locals: the three parameters, seven i32 locals, two v128. */
 const [START, END, ENDS, P, C, DEPTH, S, M, TOP, E, V, SEEN] = [
   0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
@@ -13,14 +12,9 @@ const MAX_DEPTH = 4096;
 /** Open-bracket positions (i32 each) of the nesting stack; their kinds (1 object, 2 array) are at 0. */
 const OPENS_AT = 4096;
 
-const get = (local: number): Body => [["local.get", local]];
-const set = (local: number, ...value: Body): Body => [...value, ["local.set", local]];
-const i32 = (value: number): Body => [["i32.const", value]];
 const byteAt = (offset = 0): Body => [...get(P), ["i32.load8_u", offset]];
 const advance = (count: number): Body => set(P, ...get(P), ...i32(count), "i32.add");
 const fail = (code = 0): Body => [...i32(code), "return"];
-/** `if (cond) { then }` */
-const when = (cond: Body, ...then: Body): Body => [...cond, ["if", "$when"], ...then, "end"];
 const isC = (char: number): Body => [...get(C), ...i32(char), "i32.eq"];
 const anyOf = (...conds: Body[]): Body =>
   conds.flatMap((cond, at) => (at === 0 ? cond : [...cond, "i32.or"]));
@@ -263,6 +257,6 @@ export const jsonScanProgram = {
   params: 3,
   locals: 7,
   vectors: 2,
-  body: body as readonly WasmInstruction[],
+  body: body as Readonly<Body>,
   maxDepth: MAX_DEPTH,
 } as const;

@@ -1,13 +1,10 @@
-import type { WasmInstruction } from "../../../../../scripts/wasm/assemble-wasm-module";
+import { type Body, get, i32, set, when } from "../../../../../scripts/wasm/wasm-body";
 import { ENTRY_LINE_FLAGS, ENTRY_LINE_PARENT_NULL } from "./entry-head-slots";
 
 /*
  * The per-line part of `entryHeadProgram` (see entry-head-program.ts): `scanEntryRecord`'s fast-path
  * rules as WebAssembly instructions, with the locals and instruction builders the program shares.
  */
-
-/** A list of instructions. */
-export type Body = WasmInstruction[];
 
 /** Parameters: the chunk's bytes `[CHUNK_START, CHUNK_END)`, the record area `[OUT, OUT_END)`. */
 export const [CHUNK_START, CHUNK_END, OUT, OUT_END] = [0, 1, 2, 3] as const;
@@ -22,13 +19,8 @@ export const [PREV_LINE, COUNT, FLAGS, NL, M] = [19, 20, 21, 22, 23] as const;
 /** v128 locals: newlines and NULs to look for, the 16 bytes looked at. */
 export const [V_NL, V_NUL, V] = [24, 25, 26] as const;
 
-export const get = (local: number): Body => [["local.get", local]];
-export const set = (local: number, ...value: Body): Body => [...value, ["local.set", local]];
-export const i32 = (value: number): Body => [["i32.const", value | 0]];
 /** The line is not one the head checks accept: leave the `$head` block (the flags say no match). */
 const fail: Body = [["br", "$head"]];
-/** `if (cond) { then }` */
-export const when = (cond: Body, ...then: Body): Body => [...cond, ["if", "$when"], ...then, "end"];
 export const byteAt = (local: number, offset = 0): Body => [...get(local), ["i32.load8_u", offset]];
 export const plus = (local: number, count: number): Body => [...get(local), ...i32(count), "i32.add"];
 

@@ -1,5 +1,5 @@
+import { type Body, get, i32, set, when } from "../../../../../scripts/wasm/wasm-body";
 import {
-  type Body,
   byteAt,
   C,
   CHUNK_END,
@@ -8,10 +8,8 @@ import {
   END,
   entryHeadChecks,
   FLAGS,
-  get,
   HASH,
   ID_END,
-  i32,
   M,
   NL,
   OUT,
@@ -26,13 +24,11 @@ import {
   ROLE_END,
   ROLE_START,
   START,
-  set,
   TYPE_END,
   TYPE_START,
   V,
   V_NL,
   V_NUL,
-  when,
 } from "./entry-head-checks";
 import { ENTRY_LINE, ENTRY_LINE_FLAGS } from "./entry-head-slots";
 
