@@ -261,3 +261,79 @@ describe("sidecar index", () => {
     expect(existsSync(`${path}.idx`)).toBe(false);
   });
 });
+
+describe("sidecar index read into a table of columns", () => {
+  /** Ids of every form the packed column keeps, a parent no entry has, a repeated id, a label. */
+  const hostile = [
+    message("a1b2c3d4", null),
+    message("e5f6a7b8", "a1b2c3d4", "assistant"),
+    message("x", "e5f6a7b8"),
+    message("a-much-longer-id", "x", "assistant"),
+    message("ünïcödé", "a-much-longer-id"),
+    message("", "ünïcödé"),
+    message("orphan00", "nobody-has-this-id"),
+    { type: "label", id: "lbl", parentId: "a1b2c3d4", targetId: "x", label: "L", timestamp: "t" },
+    message("a1b2c3d4", "lbl"),
+  ];
+
+  /** What a storage tells of its records: the load result, and the index of every id. */
+  function seen(storage: ReturnType<typeof createJsonlStorage>, ids: string[]) {
+    const result = storage.load();
+    return {
+      records: result.records,
+      parents: [...(result.parentIndex ?? [])],
+      repeated: result.repeatedIds,
+      found: ids.map((id) => storage.indexOfId(id)),
+    };
+  }
+
+  it.each([0, 2000])(
+    "adopts the columns (after %i chain entries) and answers as a fresh scan, before and after appends",
+    (count) => {
+      const path = tmp.file();
+      const entries = [...hostile, ...chain(count, "c", "a1b2c3d4")];
+      writeFileSync(path, jsonl(header(), ...entries));
+      const ids = [...entries.map((e) => e.id as string), "nobody-has-this-id", "late"];
+      const columns = { sidecarIndex: true, sidecarMinBytes: 0, recordColumnsMinBytes: 0 } as const;
+      const writer = createJsonlStorage(path, columns);
+      writer.load();
+      writer.close();
+      expect(existsSync(`${path}.idx`)).toBe(true);
+
+      const reader = createJsonlStorage(path, { ...columns, readOnly: true });
+      const fromIndex = seen(reader, ids);
+      expect(reader.stats()).toMatchObject({ indexUsed: true, bytesScanned: 0 });
+      reader.close();
+      const scanned = createJsonlStorage(path, { readOnly: true, recordColumnsMinBytes: 0 });
+      expect(fromIndex).toEqual(seen(scanned, ids));
+      scanned.close();
+      expect(fromIndex.found.slice(0, 2)).toEqual([8, 1]); // the later a1b2c3d4 wins
+      expect(fromIndex.parents[6]).toBe(-3); // the orphan's parent is missing
+
+      // Appends after adopting: the orphan's parent arrives, a repeated id, more than the capacity.
+      const appender = createJsonlStorage(path, columns);
+      appender.load();
+      expect(appender.stats().indexUsed).toBe(true);
+      const more = [
+        message("nobody-has-this-id", "x"),
+        message("late", "nobody-has-this-id"),
+        ...chain(1100, "d", "late"),
+      ];
+      appender.append(more);
+      const allIds = [...ids, ...more.map((e) => e.id as string)];
+      const found = allIds.map((id) => appender.indexOfId(id));
+      expect(appender.readEntry(entries.length + 1)).toEqual(more[1]);
+      appender.close();
+      const fresh = createJsonlStorage(path, { readOnly: true, recordColumnsMinBytes: 0 });
+      const expected = seen(fresh, allIds);
+      fresh.close();
+      expect(found).toEqual(expected.found);
+      expect(expected.parents[6]).toBe(entries.length); // the orphan found its parent
+      // The appender's close refreshed the index: read into columns again, it gives the same.
+      const again = createJsonlStorage(path, { ...columns, readOnly: true });
+      expect(seen(again, allIds)).toEqual(expected);
+      expect(again.stats()).toMatchObject({ indexUsed: true, bytesScanned: 0 });
+      again.close();
+    },
+  );
+});

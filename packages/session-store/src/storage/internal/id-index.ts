@@ -33,13 +33,19 @@ export class IdIndex {
     return index;
   }
 
-  /** An index from a saved {@link IdIndexState} (sidecar index); `ids` must be the same records' ids. */
-  static restore(ids: RecordIds, state: IdIndexState): IdIndex {
+  /**
+   * An index from a saved {@link IdIndexState} (sidecar index); `ids` must be the same records' ids.
+   * `owned`: the state's arrays are the index's own from now on (no copy; it writes into them).
+   */
+  static restore(ids: RecordIds, state: IdIndexState, owned = false): IdIndex {
     const index = new IdIndex(ids, 0);
-    index.slots = state.slots.slice();
+    index.slots = owned ? state.slots : state.slots.slice();
     index.mask = state.slots.length - 1;
-    index.hashes = new Uint32Array(Math.max(1024, ids.size * 2));
-    index.hashes.set(state.hashes);
+    if (owned) index.hashes = state.hashes;
+    else {
+      index.hashes = new Uint32Array(Math.max(1024, ids.size * 2));
+      index.hashes.set(state.hashes);
+    }
     index.count = state.count;
     index.duplicates = state.duplicates;
     return index;

@@ -88,7 +88,13 @@ function scanOpenFile(
   let indexedEnd = -1;
   let indexRejectedReason: string | undefined;
   if (options.indexPath !== undefined) {
-    const index = readSidecarIndex(fs, options.indexPath, fd, { size: file.size, ino: file.ino });
+    const index = readSidecarIndex(
+      fs,
+      options.indexPath,
+      fd,
+      { size: file.size, ino: file.ino },
+      table.isColumnar,
+    );
     if (index.ok) {
       const d = index.data;
       table.adopt(d.records, d.columns);

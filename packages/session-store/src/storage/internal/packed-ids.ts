@@ -21,6 +21,44 @@ export class PackedIds {
     this.others = others ?? new Map();
   }
 
+  /**
+   * The ids of `n` records as a sidecar index holds them: one string of the ids joined by `"\n"`
+   * (every record has an id without a newline), or a list with `null` for a record without one.
+   * Makes no string for an id it packs.
+   */
+  static of(ids: string | readonly (string | null)[], n: number): PackedIds {
+    const packed = new PackedIds(n);
+    packed.size = n;
+    if (typeof ids !== "string") {
+      for (let i = 0; i < n; i++) packed.set(i, ids[i] ?? undefined);
+      return packed;
+    }
+    const { words, kinds } = packed;
+    let from = 0;
+    for (let i = 0; i < n; i++) {
+      let end = ids.indexOf("\n", from);
+      if (end < 0) end = ids.length;
+      const length = end - from;
+      let lo = 0;
+      let hi = 0;
+      let plain = length <= 8;
+      for (let k = 0; k < length && plain; k++) {
+        const c = ids.charCodeAt(from + k);
+        if (c > 0x7f) plain = false;
+        else if (k < 4) lo |= c << (k * 8);
+        else hi |= c << ((k - 4) * 8);
+      }
+      // An empty id is kept as a string: kind 0 means no id.
+      if (plain && length > 0) {
+        words[i * 2] = lo;
+        words[i * 2 + 1] = hi;
+        kinds[i] = length;
+      } else packed.set(i, ids.slice(from, end));
+      from = end + 1;
+    }
+    return packed;
+  }
+
   /** Keeps room for `capacity` records. */
   grow(capacity: number): void {
     if (capacity <= this.kinds.length) return;

@@ -14,10 +14,11 @@ export class RecordColumnFields implements RecordFields {
   private readonly types: CodedStrings;
   private readonly roles: CodedStrings;
 
-  constructor(capacity: number) {
-    this.ids = new PackedIds(capacity);
-    this.types = new CodedStrings(capacity);
-    this.roles = new CodedStrings(capacity);
+  /** Empty with room for `capacity` records, or made of the given columns (a sidecar index's). */
+  constructor(capacity: number, from?: { ids: PackedIds; types: CodedStrings; roles: CodedStrings }) {
+    this.ids = from?.ids ?? new PackedIds(capacity);
+    this.types = from?.types ?? new CodedStrings(capacity);
+    this.roles = from?.roles ?? new CodedStrings(capacity);
   }
 
   get size(): number {

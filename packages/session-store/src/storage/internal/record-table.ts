@@ -10,6 +10,7 @@ import {
 import { MapIdIndex } from "./map-id-index";
 import type { RecordColumnFields } from "./record-column-fields";
 import { RecordStore } from "./record-store";
+import type { IndexedColumns } from "./sidecar-index";
 
 export { RECORD_COLUMNS_MIN_BYTES, RECORD_COLUMNS_MIN_ENTRIES } from "./record-store";
 export { PARENT_ABSENT, PARENT_MISSING, PARENT_ROOT };
@@ -228,9 +229,16 @@ export class RecordTable extends RecordStore {
     };
   }
 
-  /** Replaces everything with a sidecar index's content. */
-  adopt(records: StoredEntryRecord[], columns: TableColumns): void {
+  /**
+   * Replaces everything with a sidecar index's content: record objects, or (for a table of columns)
+   * its columns, which the table then owns (no copy).
+   */
+  adopt(records: StoredEntryRecord[] | IndexedColumns, columns: TableColumns): void {
     this.clear();
+    if (!Array.isArray(records)) {
+      this.adoptColumns(records, columns);
+      return;
+    }
     const capacity = Math.max(1024, records.length * 2);
     if (capacity > this.starts.length) this.grow(capacity);
     this.starts.set(columns.starts);
@@ -249,6 +257,29 @@ export class RecordTable extends RecordStore {
     this.index = IdIndex.restore(this.fields.ids, columns.idIndex);
     this.mapIndex = false;
     this.indexed = records.length;
+  }
+
+  /** {@link adopt} of columns: the arrays become the table's own. */
+  private adoptColumns({ fields, missing }: IndexedColumns, columns: TableColumns): void {
+    const n = fields.size;
+    this.columnar = fields;
+    this.fields = fields;
+    this.starts = columns.starts;
+    this.lengths = columns.lengths;
+    this.lines = columns.lines;
+    this.parents = columns.parents;
+    // Hashes of records appended later (the id index keeps those of the adopted ones).
+    this.idHashes = new Uint32Array(n);
+    // Room for appends: a table never has less than that (see `RecordStore.add`).
+    if (this.starts.length < 1024) this.grow(1024);
+    for (const [i, parentId] of missing) {
+      this.missing.set(i, parentId);
+      this.unresolved.push(i);
+    }
+    this.count = n;
+    this.index = IdIndex.restore(fields.ids, columns.idIndex, true);
+    this.mapIndex = false;
+    this.indexed = n;
   }
 
   clear(): void {

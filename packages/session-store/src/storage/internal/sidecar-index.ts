@@ -2,7 +2,9 @@ import { dirname, join } from "node:path";
 import { nodeCrypto } from "../../internal/node-crypto";
 import { sha256Hex } from "../../internal/sha256-hex";
 import type { StorageLoadIssue, StoredEntryRecord } from "../session-storage";
-import { PARENT_ABSENT, PARENT_MISSING, PARENT_ROOT, type TableColumns } from "./record-table";
+import { decodeSidecarPayload } from "./decode-sidecar-payload";
+import type { RecordColumnFields } from "./record-column-fields";
+import { PARENT_MISSING, type TableColumns } from "./record-table";
 import { readFully, type StorageFs } from "./storage-fs";
 
 /*
@@ -33,10 +35,20 @@ export const SIDECAR_MARKER_REASON = "marker of an earlier open";
 const FORMAT_VERSION = 2;
 const HEADER_BYTES = 128;
 
+/**
+ * A sidecar index's records as columns, for a table of columns: no object and no id string per
+ * record. `missing`: the parent id of each record whose parent index is `PARENT_MISSING`.
+ */
+export interface IndexedColumns {
+  fields: RecordColumnFields;
+  missing: Map<number, string>;
+}
+
 /** What the index covers and holds. */
 export interface SidecarIndexData {
   header: Record<string, unknown> | undefined;
-  records: StoredEntryRecord[];
+  /** The records as objects (what a writer gives), or as columns when read for a table of columns. */
+  records: StoredEntryRecord[] | IndexedColumns;
   columns: TableColumns;
   issues: StorageLoadIssue[];
   /** Bytes of the session file covered (always just after a newline). */
@@ -66,12 +78,15 @@ export function sidecarIndexPath(
 /**
  * Reads and validates the index at `indexPath` for the session open on `fd` (whose current size and
  * inode are given). Never throws: any problem gives `{ ok: false, reason }` and the caller rescans.
+ * `columnar`: give the records as {@link IndexedColumns} (for a table of columns) rather than objects;
+ * either way the typed columns are views of the file's bytes when aligned (no copy).
  */
 export function readSidecarIndex(
   fs: StorageFs,
   indexPath: string,
   fd: number,
   file: { size: number; ino: number },
+  columnar = false,
 ): SidecarReadResult {
   let raw: Buffer;
   try {
@@ -99,7 +114,7 @@ export function readSidecarIndex(
     if (!sampleDigest(fs, fd, coveredBytes).equals(raw.subarray(56, 88))) {
       return { ok: false, reason: "indexed prefix changed" };
     }
-    return { ok: true, data: decodePayload(payload, n, coveredBytes, coveredLines) };
+    return { ok: true, data: decodeSidecarPayload(payload, n, coveredBytes, coveredLines, columnar) };
   } catch (error) {
     return { ok: false, reason: `unreadable (${error instanceof Error ? error.message : String(error)})` };
   }
@@ -125,7 +140,7 @@ export function writeSidecarIndex(
     const head = Buffer.alloc(HEADER_BYTES);
     head.write(MAGIC, 0, "latin1");
     head.writeUInt32LE(FORMAT_VERSION, 8);
-    head.writeUInt32LE(data.records.length, 12);
+    head.writeUInt32LE(objectsOf(data).length, 12);
     head.writeDoubleLE(data.coveredBytes, 16);
     head.writeDoubleLE(data.coveredLines, 24);
     head.writeDoubleLE(file.size, 32);
@@ -202,8 +217,15 @@ function sampleDigest(fs: StorageFs, fd: number, covered: number): Buffer {
   return hash.digest();
 }
 
+/** The records of `data` as objects (a writer always has them so). */
+function objectsOf(data: SidecarIndexData): StoredEntryRecord[] {
+  if (!Array.isArray(data.records)) throw new Error("a sidecar index is written from record objects");
+  return data.records;
+}
+
 function encodePayload(data: SidecarIndexData): Buffer {
-  const { records, columns } = data;
+  const { columns } = data;
+  const records = objectsOf(data);
   const n = records.length;
   const typeIndex = new Uint16Array(n);
   const roleIndex = new Uint16Array(n);
@@ -256,82 +278,6 @@ function encodePayload(data: SidecarIndexData): Buffer {
   add(idIndex.slots, 4);
   add(json, 8);
   return Buffer.concat(chunks);
-}
-
-function decodePayload(
-  payload: Buffer,
-  n: number,
-  coveredBytes: number,
-  coveredLines: number,
-): SidecarIndexData {
-  let at = 0;
-  const take = <T extends Float64Array | Uint32Array | Int32Array | Uint16Array>(column: T, align = 1): T => {
-    at += (align - (at % align)) % align;
-    if (at + column.byteLength > payload.length) throw new Error("payload too short");
-    new Uint8Array(column.buffer).set(payload.subarray(at, at + column.byteLength));
-    at += column.byteLength;
-    return column;
-  };
-  const starts = take(new Float64Array(n));
-  const lengths = take(new Uint32Array(n));
-  const lines = take(new Uint32Array(n));
-  const parentIndex = take(new Int32Array(n));
-  const hashes = take(new Uint32Array(n));
-  const typeIndex = take(new Uint16Array(n));
-  const roleIndex = take(new Uint16Array(n));
-  const slotCount = take(new Uint32Array(1), 4)[0] as number;
-  if (slotCount === 0 || (slotCount & (slotCount - 1)) !== 0) throw new Error("bad id table size");
-  const slots = take(new Int32Array(slotCount), 4);
-  at += (8 - (at % 8)) % 8;
-  const meta = JSON.parse(payload.toString("utf8", at)) as {
-    header: Record<string, unknown> | undefined;
-    issues: StorageLoadIssue[];
-    types: string[];
-    roles: string[];
-    ids: string | (string | null)[];
-    parents: string[];
-    idCount: number;
-    duplicates: boolean;
-  };
-  const ids = typeof meta.ids === "string" ? (n === 0 ? [] : meta.ids.split("\n")) : meta.ids;
-  if (ids.length !== n) throw new Error("id count mismatch");
-  const records: StoredEntryRecord[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const role = roleIndex[i] as number;
-    records[i] = {
-      id: ids[i] ?? undefined,
-      parentId: undefined,
-      type: meta.types[typeIndex[i] as number] as string,
-      role: role === 0 ? undefined : meta.roles[role - 1],
-    };
-  }
-  let listed = 0;
-  for (let i = 0; i < n; i++) {
-    const ref = parentIndex[i] as number;
-    if (ref >= n) throw new Error("parent index out of range");
-    (records[i] as StoredEntryRecord).parentId =
-      ref >= 0
-        ? records[ref]?.id
-        : ref === PARENT_ROOT
-          ? null
-          : ref === PARENT_ABSENT
-            ? undefined
-            : meta.parents[listed++];
-  }
-  return {
-    header: meta.header,
-    records,
-    columns: {
-      starts,
-      lengths,
-      lines,
-      parents: parentIndex,
-      idIndex: { slots, hashes, count: meta.idCount, duplicates: meta.duplicates },
-    },
-    issues: meta.issues,
-    coveredBytes,
-    coveredLines,
-  };
 }
 
 function slot(slots: Map<string, number>, list: string[], value: string): number {
