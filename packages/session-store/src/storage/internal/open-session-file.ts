@@ -27,9 +27,10 @@ export interface OpenedSessionFile {
 }
 
 /**
- * A file up to this size, scanned in one read and ending with a newline, keeps the bytes of that
- * read for entry reads (one read per open instead of a second pass over the file); its lines are
- * scanned with `matchEntryRecord`, which needs no warm-up (see `LineScanner`).
+ * A file up to this size, ending with a newline, keeps the last chunk its scan read for entry reads
+ * (the leaf's entries are there; a file of one chunk is read once per open) and reads the rest in
+ * windows of that chunk's buffer; its lines are scanned with `matchEntryRecord`, which needs no
+ * warm-up (see `LineScanner`).
  */
 export const SMALL_FILE_BYTES = 4 * 1024 * 1024;
 

@@ -7,6 +7,9 @@ import { readFully, type StorageFs } from "./storage-fs";
 /** Bytes read at once when an entry is not in the window: enough for hundreds of typical entries. */
 const WINDOW_BYTES = 1024 * 1024;
 
+/** The smallest window an adopted buffer sets (see {@link EntryReadWindow.adopt}). */
+const MIN_WINDOW_BYTES = 256 * 1024;
+
 /**
  * Bytes read at once when the window before served fewer than {@link JUMP_HITS} reads: reads that
  * jump around the file (the children of the forks, ordered by their timestamps) would each read a
@@ -33,14 +36,21 @@ export class EntryReadWindow {
   private lastIndex = -1;
   /** Reads the current window served besides the one it was read for; -1: none read since a clear. */
   private hits = -1;
+  /** Bytes read at once (a line longer than that is read whole). */
+  private windowBytes = WINDOW_BYTES;
 
-  /** Holds `buf[0, length)`, the file's bytes from offset `start` as read just now (at load). */
+  /**
+   * Holds `buf[0, length)`, the file's bytes from offset `start` as read just now (at load), and
+   * reads later windows into `buf`: windows of `buf.length` bytes (256 KB at least, 1 MB at most),
+   * so that the reads of a small session touch no fresh memory.
+   */
   adopt(buf: Buffer, start: number, length: number): void {
     this.buf = buf;
     this.start = start;
     this.length = length;
     this.lastIndex = -1;
     this.hits = -1;
+    this.windowBytes = Math.min(WINDOW_BYTES, Math.max(MIN_WINDOW_BYTES, buf.length));
   }
 
   /** Forgets the held bytes; with `release`, also lets go of the buffer (on close). */
@@ -69,7 +79,7 @@ export class EntryReadWindow {
       return offset - this.start;
     }
     const jumping = this.hits >= 0 && this.hits < JUMP_HITS;
-    const want = Math.max(jumping ? JUMP_BYTES : WINDOW_BYTES, size);
+    const want = Math.max(Math.min(jumping ? JUMP_BYTES : WINDOW_BYTES, this.windowBytes), size);
     this.hits = 0;
     if (this.buf.length < want) this.buf = Buffer.allocUnsafe(want);
     // Reading down the file: end the window at this line so the lines before it come along.

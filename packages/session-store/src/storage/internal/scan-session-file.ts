@@ -18,8 +18,9 @@ export interface FileScanResult {
   /** The bytes after the last newline, when the file does not end with one: a torn or unterminated line. */
   tail?: { offset: number; length: number };
   /**
-   * The bytes read, when one read covered the whole range, it held no more than `keepBytes` and
-   * ended with a newline: `buf[0, length)` are the file's bytes from offset `from`.
+   * The last bytes read, when the range held no more than `keepBytes` and ended with a newline:
+   * `buf[0, length)` are the file's bytes from offset `from` to the range's end (the whole range when
+   * it fitted in one chunk). The leaf's entries are usually there: a reader serves them without reading.
    */
   bytes?: { buf: Buffer; from: number; length: number };
 }
@@ -28,8 +29,11 @@ export interface FileScanResult {
  * Feeds the complete lines of `fd` between `from` and `size` to `scanner`, reading in chunks and
  * never keeping more than one chunk (or one line, if a line is longer) in memory. `afterSample` is
  * called once, as soon as at least `sampleBytes` of lines were fed (to size tables from what they
- * held); never for a file shorter than that. A range of at most `keepBytes` is read in one go and
- * handed back (`bytes`), so that a small session's entries can be read from memory afterwards.
+ * held); never for a file shorter than that. For a range of at most `keepBytes`, the last chunk read
+ * is handed back (`bytes`: its buffer is the caller's then), so that the entries at the end of a
+ * small session (the leaf's) can be read from memory afterwards. Only one chunk of fresh memory is
+ * touched: a session of a few megabytes is not held whole (where a page fault costs 10 µs, reading a
+ * 2 MB file into a buffer of its size cost as much as scanning it).
  */
 export function scanSessionFile(
   fs: StorageFs,
@@ -62,9 +66,12 @@ function scanRange(
 ): FileScanResult {
   const range = Math.max(size - from, 1);
   const keep = range <= keepBytes;
-  let buf = scanner.chunkBuffer(keep ? range : Math.min(chunkBytes, range), keep);
+  let buf = scanner.chunkBuffer(Math.min(chunkBytes, range), keep);
   let pos = from;
+  /** Where the last read started. */
+  let read = from;
   while (pos < size) {
+    read = pos;
     const want = Math.min(buf.length, size - pos);
     const n = readFully(fs, fd, buf, 0, want, pos);
     if (n === 0) break; // the file shrank under us: stop at what we have
@@ -84,8 +91,5 @@ function scanRange(
     if (atEnd) break; // what is left has no newline: the tail
   }
   if (pos < size) return { end: pos, tail: { offset: pos, length: size - pos } };
-  const length = size - from;
-  return length > 0 && length <= keepBytes && length <= buf.length
-    ? { end: pos, bytes: { buf, from, length } }
-    : { end: pos };
+  return keep && size > from ? { end: pos, bytes: { buf, from: read, length: size - read } } : { end: pos };
 }
