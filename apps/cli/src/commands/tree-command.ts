@@ -62,9 +62,9 @@ export async function runTreeCommand(command: TreeInput, io: CliIo): Promise<num
           options,
           (entry) => store.getEntry(links.id(entry)),
           lines &&
-            ((entry, room) => {
+            ((entry, room, id) => {
               const line = links.line(entry);
-              return line === undefined ? undefined : lines.describe(line, links.id(entry), room);
+              return line === undefined ? undefined : lines.describe(line, id, room);
             }),
         )
       : sessionTreeShapeRows(

@@ -132,7 +132,7 @@ function makeRow<K>(
   isLeaf: boolean,
   width: number,
   key: K,
-  describe: ((key: K, room: number) => EntryDescription | undefined) | undefined,
+  describe: ((key: K, room: number, id: string) => EntryDescription | undefined) | undefined,
   read: (key: K) => SessionEntry | undefined,
 ): SessionTreeRow | undefined {
   // The row's room depends only on the id (the leaf marker) and the label, known before reading.
@@ -140,7 +140,7 @@ function makeRow<K>(
   const leaf = isLeaf ? "← leaf" : "";
   const suffix = label && leaf ? `  ${label} ${leaf}` : label || leaf ? `  ${label}${leaf}` : "";
   const room = Math.max(20, width - lead.length - 24 - suffix.length);
-  let description = describe?.(key, room);
+  let description = describe?.(key, room, id);
   // What `describe` gives (kind and text) is already inert and on one line (see `sessionTreeShapeRows`).
   const inert = description !== undefined;
   if (description === undefined) {
@@ -219,14 +219,14 @@ function* treeRows<N extends RowNode<N>>(
  * The rows of {@link sessionTreeShapeRows} for the forest's links (`SessionStore.getTreeLinks()`),
  * made one at a time as the caller iterates, without an object per node: the same rows in the same
  * order. `read` and `describe` are asked by entry number (`describe` first; `read` when it answers
- * `undefined`), with the contracts of `sessionTreeShapeRows`. `options.leafId` is not used: the leaf
- * is the links' own.
+ * `undefined`), with the contracts of `sessionTreeShapeRows`; `describe` is also given the entry's id
+ * (`links.id(entry)`, made once per row). `options.leafId` is not used: the leaf is the links' own.
  */
 export function* sessionTreeLinkRows(
   links: SessionTreeLinks,
   options: SessionTreeRowOptions,
   read: (entry: number) => SessionEntry | undefined,
-  describe?: (entry: number, width: number) => EntryDescription | undefined,
+  describe?: (entry: number, width: number, id: string) => EntryDescription | undefined,
 ): Generator<SessionTreeRow> {
   const { firstChild, nextSibling, parent, leaf } = links;
   // The entries from the leaf up to its root: at a fork, the line goes on towards the leaf.
