@@ -116,6 +116,26 @@ export class RecordStore {
   }
 
   /** Makes room for `capacity` records (more than held now). */
+  /**
+   * Makes `fields` and the typed columns the store's own (no copy), for `fields.size` records; room
+   * for appends is made when they leave too little.
+   */
+  protected takeColumns(
+    fields: RecordColumnFields,
+    columns: { starts: Float64Array; lengths: Uint32Array; lines: Uint32Array; parents: Int32Array },
+  ): void {
+    this.columnar = fields;
+    this.fields = fields;
+    this.starts = columns.starts;
+    this.lengths = columns.lengths;
+    this.lines = columns.lines;
+    this.parents = columns.parents;
+    // Hashes of records appended later (the id index keeps those of the taken ones).
+    this.idHashes = new Uint32Array(fields.size);
+    // A store never has room for fewer than 1,024 records (see `add`, which doubles it).
+    if (this.starts.length < 1024) this.grow(1024);
+  }
+
   protected grow(capacity: number): void {
     const starts = new Float64Array(capacity);
     starts.set(this.starts);

@@ -262,16 +262,7 @@ export class RecordTable extends RecordStore {
   /** {@link adopt} of columns: the arrays become the table's own. */
   private adoptColumns({ fields, missing }: IndexedColumns, columns: TableColumns): void {
     const n = fields.size;
-    this.columnar = fields;
-    this.fields = fields;
-    this.starts = columns.starts;
-    this.lengths = columns.lengths;
-    this.lines = columns.lines;
-    this.parents = columns.parents;
-    // Hashes of records appended later (the id index keeps those of the adopted ones).
-    this.idHashes = new Uint32Array(n);
-    // Room for appends: a table never has less than that (see `RecordStore.add`).
-    if (this.starts.length < 1024) this.grow(1024);
+    this.takeColumns(fields, columns);
     for (const [i, parentId] of missing) {
       this.missing.set(i, parentId);
       this.unresolved.push(i);
