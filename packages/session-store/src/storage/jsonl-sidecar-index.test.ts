@@ -287,6 +287,25 @@ describe("sidecar index read into a table of columns", () => {
     };
   }
 
+  it("is the same file whether written from a table of objects or of columns", () => {
+    const path = tmp.file();
+    writeFileSync(path, jsonl(header(), ...hostile, ...chain(50, "c", "a1b2c3d4")));
+    const written = [1e12, 0].map((recordColumnsMinBytes) => {
+      const dir = tmp.file(`cache-${recordColumnsMinBytes}`);
+      const storage = createJsonlStorage(path, {
+        sidecarIndex: { dir },
+        readOnly: true,
+        recordColumnsMinBytes,
+      });
+      storage.load();
+      expect(storage.writeIndex()).toBe(true);
+      storage.close();
+      return readdirSync(dir).map((name) => readFileSync(join(dir, name)));
+    });
+    expect(written[0]).toHaveLength(1);
+    expect(written[1]).toEqual(written[0]);
+  });
+
   it.each([0, 2000])(
     "adopts the columns (after %i chain entries) and answers as a fresh scan, before and after appends",
     (count) => {

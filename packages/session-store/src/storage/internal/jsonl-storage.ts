@@ -225,14 +225,16 @@ export class JsonlStorage implements JsonlSessionStorage {
     if (this.readOnly && this.completeEnd.bytes !== this.fileSize) return false;
     const file = this.fs.fstatSync(this.readFd);
     const covered = this.coveredEnd();
+    // The columns first: taking them resolves the parents the records then tell.
+    const columns = this.table.columns();
     const ok = writeSidecarIndex(
       this.fs,
       this.indexPath,
       this.readFd,
       {
         header: this.scanner.header,
-        records: this.table.records(),
-        columns: this.table.columns(),
+        records: this.table,
+        columns,
         issues: this.scanner.issues,
         coveredBytes: covered.bytes,
         coveredLines: covered.lines,

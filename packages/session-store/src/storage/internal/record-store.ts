@@ -103,6 +103,11 @@ export class RecordStore {
     return i < this.count ? this.fields.typeOf(i) : undefined;
   }
 
+  /** The `message.role` of record `i`, when it has one. */
+  roleOf(i: number): string | undefined {
+    return i < this.count ? this.fields.roleOf(i) : undefined;
+  }
+
   /** Adds the columns of a new record but its fields, id hash and parent; returns its index. */
   protected add(start: number, length: number, line: number): number {
     const i = this.count;

@@ -128,6 +128,11 @@ export class RecordTable extends RecordStore {
     return this.fields.loaded(this.count, this.parents, this.missing);
   }
 
+  /** The parent id of record `i` when no record has it (its parent index is `PARENT_MISSING`). */
+  missingParentOf(i: number): string | undefined {
+    return this.missing.get(i);
+  }
+
   /** Index of the last record with `id` (not counting `type: "session"` lines), or -1. */
   indexOfId(id: string): number {
     this.settleParents();

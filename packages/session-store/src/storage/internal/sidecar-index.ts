@@ -44,10 +44,10 @@ export interface IndexedColumns {
   missing: Map<number, string>;
 }
 
-/** What the index covers and holds. */
+/** What the index covers and holds, as read. */
 export interface SidecarIndexData {
   header: Record<string, unknown> | undefined;
-  /** The records as objects (what a writer gives), or as columns when read for a table of columns. */
+  /** The records as objects, or as columns when read for a table of columns. */
   records: StoredEntryRecord[] | IndexedColumns;
   columns: TableColumns;
   issues: StorageLoadIssue[];
@@ -55,6 +55,23 @@ export interface SidecarIndexData {
   coveredBytes: number;
   /** Lines of the session file covered. */
   coveredLines: number;
+}
+
+/**
+ * What a writer gives of its records, read by index, with no object per record (a `RecordTable` is
+ * one): `missingParentOf(i)` is the parent id of a record whose parent index is `PARENT_MISSING`.
+ */
+export interface SidecarRecordSource {
+  readonly size: number;
+  idOf(i: number): string | undefined;
+  typeOf(i: number): string | undefined;
+  roleOf(i: number): string | undefined;
+  missingParentOf(i: number): string | undefined;
+}
+
+/** What {@link writeSidecarIndex} writes: {@link SidecarIndexData} with the records as a source. */
+export interface SidecarIndexContent extends Omit<SidecarIndexData, "records"> {
+  records: SidecarRecordSource;
 }
 
 /** Result of reading the sidecar: the data, or why it was not used. */
@@ -129,32 +146,34 @@ export function writeSidecarIndex(
   fs: StorageFs,
   indexPath: string,
   fd: number,
-  data: SidecarIndexData,
+  data: SidecarIndexContent,
   file: { size: number; mtimeMs: number; ino: number },
 ): boolean {
   const target = indexPath;
   const temp = `${target}.tmp-${process.pid}`;
   try {
     fs.mkdirSync(dirname(target), { recursive: true });
+    // The payload's parts are hashed and written one after the other, never joined into one buffer.
     const payload = encodePayload(data);
+    const payloadLength = payload.reduce((sum, part) => sum + part.length, 0);
     const head = Buffer.alloc(HEADER_BYTES);
     head.write(MAGIC, 0, "latin1");
     head.writeUInt32LE(FORMAT_VERSION, 8);
-    head.writeUInt32LE(objectsOf(data).length, 12);
+    head.writeUInt32LE(data.records.size, 12);
     head.writeDoubleLE(data.coveredBytes, 16);
     head.writeDoubleLE(data.coveredLines, 24);
     head.writeDoubleLE(file.size, 32);
     head.writeDoubleLE(file.mtimeMs, 40);
     head.writeDoubleLE(file.ino, 48);
     sampleDigest(fs, fd, data.coveredBytes).copy(head, 56);
-    digest(payload).copy(head, 88);
-    head.writeDoubleLE(payload.length, 120);
+    digest(...payload).copy(head, 88);
+    head.writeDoubleLE(payloadLength, 120);
     const out = fs.openSync(temp, "w");
     try {
-      fs.writeSync(out, head);
-      let written = 0;
-      while (written < payload.length)
-        written += fs.writeSync(out, payload, written, payload.length - written);
+      for (const part of [head, ...payload]) {
+        let written = 0;
+        while (written < part.length) written += fs.writeSync(out, part, written, part.length - written);
+      }
     } finally {
       fs.closeSync(out);
     }
@@ -198,8 +217,11 @@ export function removeSidecarIndex(fs: StorageFs, indexPath: string): void {
   }
 }
 
-function digest(buf: Buffer): Buffer {
-  return nodeCrypto().createHash("sha256").update(buf).digest();
+/** sha256 of the concatenation of `parts`. */
+function digest(...parts: Buffer[]): Buffer {
+  const hash = nodeCrypto().createHash("sha256");
+  for (const part of parts) hash.update(part);
+  return hash.digest();
 }
 
 /** sha256 of the covered length plus sampled blocks of the covered prefix. */
@@ -217,16 +239,10 @@ function sampleDigest(fs: StorageFs, fd: number, covered: number): Buffer {
   return hash.digest();
 }
 
-/** The records of `data` as objects (a writer always has them so). */
-function objectsOf(data: SidecarIndexData): StoredEntryRecord[] {
-  if (!Array.isArray(data.records)) throw new Error("a sidecar index is written from record objects");
-  return data.records;
-}
-
-function encodePayload(data: SidecarIndexData): Buffer {
-  const { columns } = data;
-  const records = objectsOf(data);
-  const n = records.length;
+/** The payload (layout: see the top of this file), as the parts to write one after the other. */
+function encodePayload(data: SidecarIndexContent): Buffer[] {
+  const { columns, records } = data;
+  const n = records.size;
   const typeIndex = new Uint16Array(n);
   const roleIndex = new Uint16Array(n);
   const types: string[] = [];
@@ -234,22 +250,24 @@ function encodePayload(data: SidecarIndexData): Buffer {
   const typeSlots = new Map<string, number>();
   const roleSlots = new Map<string, number>();
   const parents: string[] = [];
+  const ids: (string | null)[] = new Array(n);
   let simpleIds = true;
   for (let i = 0; i < n; i++) {
-    const r = records[i] as StoredEntryRecord;
-    if (r.id === undefined || r.id.includes("\n")) simpleIds = false;
-    if (columns.parents[i] === PARENT_MISSING) parents.push(r.parentId as string);
-    typeIndex[i] = slot(typeSlots, types, r.type);
-    roleIndex[i] = r.role === undefined ? 0 : slot(roleSlots, roles, r.role) + 1;
+    const id = records.idOf(i);
+    if (id === undefined || id.includes("\n")) simpleIds = false;
+    ids[i] = id ?? null;
+    if (columns.parents[i] === PARENT_MISSING) parents.push(records.missingParentOf(i) as string);
+    typeIndex[i] = slot(typeSlots, types, records.typeOf(i) as string);
+    const role = records.roleOf(i);
+    roleIndex[i] = role === undefined ? 0 : slot(roleSlots, roles, role) + 1;
   }
-  const ids = simpleIds ? records.map((r) => r.id).join("\n") : records.map((r) => r.id ?? null);
   const { idIndex } = columns;
   const meta = {
     header: data.header,
     issues: data.issues,
     types,
     roles,
-    ids,
+    ids: simpleIds ? ids.join("\n") : ids,
     parents,
     idCount: idIndex.count,
     duplicates: idIndex.duplicates,
@@ -277,7 +295,7 @@ function encodePayload(data: SidecarIndexData): Buffer {
   add(slotCount, 4);
   add(idIndex.slots, 4);
   add(json, 8);
-  return Buffer.concat(chunks);
+  return chunks;
 }
 
 function slot(slots: Map<string, number>, list: string[], value: string): number {
