@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { chain, header, jsonl, message, tempDir } from "./__fixtures__/storage-fixtures";
+import { chain, header, hostileIdEntries, jsonl, message, tempDir } from "./__fixtures__/storage-fixtures";
 import { createJsonlStorage } from "./create-jsonl-storage";
 import { SessionStorageError } from "./session-storage-error";
 
@@ -264,17 +264,7 @@ describe("sidecar index", () => {
 
 describe("sidecar index read into a table of columns", () => {
   /** Ids of every form the packed column keeps, a parent no entry has, a repeated id, a label. */
-  const hostile = [
-    message("a1b2c3d4", null),
-    message("e5f6a7b8", "a1b2c3d4", "assistant"),
-    message("x", "e5f6a7b8"),
-    message("a-much-longer-id", "x", "assistant"),
-    message("ünïcödé", "a-much-longer-id"),
-    message("", "ünïcödé"),
-    message("orphan00", "nobody-has-this-id"),
-    { type: "label", id: "lbl", parentId: "a1b2c3d4", targetId: "x", label: "L", timestamp: "t" },
-    message("a1b2c3d4", "lbl"),
-  ];
+  const hostile = hostileIdEntries();
 
   /** What a storage tells of its records: the load result, and the index of every id. */
   function seen(storage: ReturnType<typeof createJsonlStorage>, ids: string[]) {

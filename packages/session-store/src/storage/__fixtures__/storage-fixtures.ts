@@ -33,6 +33,25 @@ export function chain(count: number, prefix = "e", parentId: string | null = nul
   return out;
 }
 
+/**
+ * Entries whose ids take every form a packed id column keeps (8 ASCII characters, shorter, longer,
+ * non-ASCII, empty), with a parent no entry has (`nobody-has-this-id`), a label, and the first id
+ * repeated by the last entry.
+ */
+export function hostileIdEntries(): Record<string, unknown>[] {
+  return [
+    message("a1b2c3d4", null),
+    message("e5f6a7b8", "a1b2c3d4", "assistant"),
+    message("x", "e5f6a7b8"),
+    message("a-much-longer-id", "x", "assistant"),
+    message("ünïcödé", "a-much-longer-id"),
+    message("", "ünïcödé"),
+    message("orphan00", "nobody-has-this-id"),
+    { type: "label", id: "lbl", parentId: "a1b2c3d4", targetId: "x", label: "L", timestamp: "t" },
+    message("a1b2c3d4", "lbl"),
+  ];
+}
+
 /** JSONL text of a header and entries. */
 export function jsonl(...values: Record<string, unknown>[]): string {
   return values.map((v) => `${JSON.stringify(v)}\n`).join("");

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { header, jsonl, message, tempDir } from "../__fixtures__/storage-fixtures";
+import { header, hostileIdEntries, jsonl, tempDir } from "../__fixtures__/storage-fixtures";
 import { createJsonlStorage } from "../create-jsonl-storage";
 import { createMemoryStorage } from "../create-memory-storage";
 import type { SessionStorage, StoredEntryRecord } from "../session-storage";
@@ -15,17 +15,7 @@ beforeEach(() => {
 afterEach(() => tmp.cleanup());
 
 /** Ids of every form the packed column keeps: 8 ASCII characters, shorter, longer, non-ASCII, empty. */
-const entries = [
-  message("a1b2c3d4", null),
-  message("e5f6a7b8", "a1b2c3d4", "assistant"),
-  message("x", "e5f6a7b8"),
-  message("a-much-longer-id", "x", "assistant"),
-  message("ünïcödé", "a-much-longer-id"),
-  message("", "ünïcödé"),
-  message("orphan00", "nobody-has-this-id"),
-  { type: "label", id: "lbl", parentId: "a1b2c3d4", targetId: "x", label: "L", timestamp: "t" },
-  message("a1b2c3d4", "lbl"),
-];
+const entries = hostileIdEntries();
 
 function expectedRecords(): StoredEntryRecord[] {
   return entries.map((e) => ({
