@@ -50,6 +50,7 @@ const OPCODES: Readonly<Record<string, number>> = {
   "i32.or": 0x72,
   "i32.xor": 0x73,
   "i32.shl": 0x74,
+  "i32.shr_u": 0x76,
 };
 
 /** SIMD opcodes (after the 0xfd prefix). */
@@ -138,41 +139,58 @@ function name(text: string): number[] {
   return [...unsignedLeb(text.length), ...[...text].map((char) => char.charCodeAt(0))];
 }
 
-/**
- * Assembles a WebAssembly module of one exported function `name` taking `params` i32 parameters and
- * returning one i32, with `locals` more i32 locals and `vectors` v128 locals (after them), and one
- * exported memory `memory` of `pages` initial 64 KiB pages. `body` is the function's instructions
- * without the final `end`. Pure; throws on an unknown mnemonic.
- */
-export function assembleWasmModule(spec: {
+/** One function of {@link assembleWasmModule}'s module. */
+export interface WasmFunctionSpec {
+  /** Its export name. */
   name: string;
+  /** i32 parameters (it returns one i32). */
   params: number;
+  /** i32 locals after the parameters. */
   locals: number;
+  /** v128 locals after the i32 ones. */
   vectors: number;
-  pages: number;
+  /** Its instructions, without the final `end`. */
   body: readonly WasmInstruction[];
-}): Uint8Array<ArrayBuffer> {
+}
+
+/** A function's type: `params` i32 parameters, one i32 result. */
+function functionType(params: number): number[] {
+  const I32 = 0x7f;
+  return [0x60, ...vector(Array.from({ length: params }, () => [I32])), 1, I32];
+}
+
+/** A function's code entry: its locals and body, sized. */
+function functionCode(spec: WasmFunctionSpec): number[] {
   const I32 = 0x7f;
   const V128 = 0x7b;
-  const type = [0x60, ...vector(Array.from({ length: spec.params }, () => [I32])), 1, I32];
   const code = [
     ...vector([unsignedLeb(spec.locals).concat(I32), unsignedLeb(spec.vectors).concat(V128)]),
     ...encodeBody(spec.body),
     0x0b,
   ];
+  return [...unsignedLeb(code.length), ...code];
+}
+
+/**
+ * Assembles a WebAssembly module of one exported function `name` taking `params` i32 parameters and
+ * returning one i32, with `locals` more i32 locals and `vectors` v128 locals (after them), and one
+ * exported memory `memory` of `pages` initial 64 KiB pages. `body` is the function's instructions
+ * without the final `end`. `more`: further exported functions of the same kind, sharing the memory
+ * (exported after it, in order). Pure; throws on an unknown mnemonic.
+ */
+export function assembleWasmModule(
+  spec: WasmFunctionSpec & { pages: number; more?: readonly WasmFunctionSpec[] },
+): Uint8Array<ArrayBuffer> {
+  const functions = [spec, ...(spec.more ?? [])];
+  const exports = functions.map((fn, index) => [...name(fn.name), 0x00, index]);
+  exports.splice(1, 0, [...name("memory"), 0x02, 0]);
   const bytes = [
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vector([type])),
-    ...section(3, vector([[0]])),
+    ...section(1, vector(functions.map((fn) => functionType(fn.params)))),
+    ...section(3, vector(functions.map((_, index) => unsignedLeb(index)))),
     ...section(5, vector([[0x00, ...unsignedLeb(spec.pages)]])),
-    ...section(
-      7,
-      vector([
-        [...name(spec.name), 0x00, 0],
-        [...name("memory"), 0x02, 0],
-      ]),
-    ),
-    ...section(10, vector([[...unsignedLeb(code.length), ...code]])),
+    ...section(7, vector(exports)),
+    ...section(10, vector(functions.map(functionCode))),
   ];
   return new Uint8Array(bytes);
 }

@@ -16,3 +16,6 @@ export const set = (local: number, ...value: Body): Body => [...value, ["local.s
 export const i32 = (value: number): Body => [["i32.const", value | 0]];
 /** `if (cond) { then }` */
 export const when = (cond: Body, ...then: Body): Body => [...cond, ["if", "$when"], ...then, "end"];
+/** Pushes 1 when any of `conds` (each pushing 0 or 1) does: their `i32.or`. */
+export const anyOf = (...conds: Body[]): Body =>
+  conds.flatMap((cond, at) => (at === 0 ? cond : [...cond, "i32.or"]));

@@ -20,8 +20,8 @@ const ARGUMENT_FIELDS = ["path", "command", "pattern", "query"] as const;
  */
 export class EntryLineDescriber {
   private readonly reader = new JsonLineReader();
-  private readonly flat = new FlatClip();
-  private readonly argument = new FlatClip();
+  private readonly flat = new FlatClip(this.reader.scanner);
+  private readonly argument = new FlatClip(this.reader.scanner, 1);
   private readonly entryFields = ENTRY_FIELDS.map(() => -1);
   private readonly messageFields = MESSAGE_FIELDS.map(() => -1);
   private readonly blockFields = BLOCK_FIELDS.map(() => -1);
@@ -94,7 +94,7 @@ export class EntryLineDescriber {
    */
   private content(kind: string, content: number, width: number, head: string): EntryDescription | undefined {
     const r = this.reader;
-    const flat = this.flat.reset(width, r.bytes, this.whole);
+    const flat = this.flat.reset(width, this.whole);
     flat.addString(head);
     if (content < 0) return { kind, text: this.resultOf(flat) };
     const contentKind = r.kindOf(content);
@@ -130,7 +130,7 @@ export class EntryLineDescriber {
       number,
     ];
     if (content < 0 || r.kindOf(content) !== 0x5b) return undefined;
-    const flat = this.flat.reset(width, r.bytes, this.whole);
+    const flat = this.flat.reset(width, this.whole);
     let first = true;
     /** The tool calls, each `→ call`, joined by spaces. */
     let calls = "";
@@ -187,7 +187,7 @@ export class EntryLineDescriber {
       return describeToolCall(tool, r.parse(args) as Record<string, unknown>, 40);
     }
     const clippedTool = clip(tool, 40);
-    const shown = this.argument.reset(Math.max(8, 40 - clippedTool.length - 2), r.bytes, this.whole);
+    const shown = this.argument.reset(Math.max(8, 40 - clippedTool.length - 2), this.whole);
     this.addText(shown, main);
     return `${clippedTool}(${this.resultOf(shown)})`;
   }

@@ -24,7 +24,8 @@ const UNUSUAL = Symbol("unusual line");
  * the caller reads the entry the full way. Not reentrant.
  */
 export class JsonLineReader {
-  private readonly scanner = new JsonLineScanner();
+  /** The scanner the reader's line is in (for `FlatClip`, which flattens its strings there). */
+  readonly scanner = new JsonLineScanner();
 
   /** The bytes the positions refer to (valid during a {@link JsonLineReader.read} callback). */
   get bytes(): Buffer {

@@ -1,9 +1,12 @@
+import { jsonFlattenProgram } from "./json-flatten-program";
 import { jsonScanFlags } from "./json-scan-flags";
 import { jsonScanWasm } from "./json-scan-wasm";
 
 /** Where the line is copied in the scanner's memory: above the program's nesting stack. */
 const LINE_AT = 65536;
 const FLAGS = jsonScanFlags.escaped | jsonScanFlags.wide;
+/** Where {@link JsonLineScanner.flatten} leaves its text and (as i32 words) its state. */
+const FLAT_STATE_AT = jsonFlattenProgram.stateAt;
 
 /** Lines longer than this are left to `JSON.parse` (result `"large"`): the scan needs 5 bytes per byte. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -28,6 +31,14 @@ export class JsonLineScanner {
   private readonly instance: WebAssembly.Instance;
   private readonly memory: WebAssembly.Memory;
   private readonly run: (start: number, end: number, ends: number) => number;
+  private readonly runFlatten: (
+    from: number,
+    to: number,
+    width: number,
+    length: number,
+    space: number,
+    out: number,
+  ) => number;
   /** The scanner's memory as bytes (the line is at {@link JsonLineScanner.start}). */
   bytes: Buffer;
   /**
@@ -47,9 +58,14 @@ export class JsonLineScanner {
   constructor() {
     compiled ??= new WebAssembly.Module(Buffer.from(jsonScanWasm, "base64"));
     this.instance = new WebAssembly.Instance(compiled);
-    const exports = this.instance.exports as { scan: JsonLineScanner["run"]; memory: WebAssembly.Memory };
+    const exports = this.instance.exports as {
+      scan: JsonLineScanner["run"];
+      flatten: JsonLineScanner["runFlatten"];
+      memory: WebAssembly.Memory;
+    };
     this.memory = exports.memory;
     this.run = exports.scan;
+    this.runFlatten = exports.flatten;
     this.bytes = Buffer.from(this.memory.buffer);
     this.words = new Int32Array(this.memory.buffer);
   }
@@ -95,5 +111,32 @@ export class JsonLineScanner {
    */
   isWide(at: number): boolean {
     return ((this.words[this.endsAt + at - LINE_AT] as number) & jsonScanFlags.wide) !== 0;
+  }
+
+  /** After a {@link JsonLineScanner.flatten}: the text's UTF-16 code units. */
+  flatLength = 0;
+  /** After a {@link JsonLineScanner.flatten}: whether a space is due before the next character. */
+  flatSpace = false;
+  /** After a {@link JsonLineScanner.flatten}: whether it wrote a byte above 0x7f. */
+  flatWide = false;
+
+  /**
+   * Flattens the contents `[from, to)` of a JSON string of the scanned line (its position after the
+   * opening quote to that of the closing one; after a `"valid"` scan) as `FlatClip` does: appends to a
+   * text of `length` code units so far (`space`: whitespace came after it) whose UTF-8 bytes end at
+   * `out` in {@link JsonLineScanner.bytes} (within one of `jsonFlattenProgram.regions`), each
+   * whitespace run collapsed to one space, stopping once the text holds more than `width` code units.
+   * Returns where the text's bytes end now and sets `flatLength`, `flatSpace` and `flatWide`; -1 when
+   * the string needs the slow way (a control character, an escaped surrogate, bytes that are not
+   * UTF-8, or a width above `jsonFlattenProgram.maxWidth`).
+   */
+  flatten(from: number, to: number, width: number, length: number, space: boolean, out: number): number {
+    if (this.runFlatten(from, to, width, length, space ? 1 : 0, out) === 0) return -1;
+    const words = this.words;
+    const state = FLAT_STATE_AT >> 2;
+    this.flatLength = words[state + 1] as number;
+    this.flatSpace = words[state + 2] === 1;
+    this.flatWide = words[state + 3] === 1;
+    return words[state] as number;
   }
 }

@@ -1,4 +1,4 @@
-import { type Body, get, i32, set, when } from "../../../../scripts/wasm/wasm-body";
+import { anyOf, type Body, get, i32, set, when } from "../../../../scripts/wasm/wasm-body";
 import { jsonScanFlags } from "./json-scan-flags";
 
 /** Locals: the three parameters, seven i32 locals, two v128. */
@@ -16,8 +16,6 @@ const byteAt = (offset = 0): Body => [...get(P), ["i32.load8_u", offset]];
 const advance = (count: number): Body => set(P, ...get(P), ...i32(count), "i32.add");
 const fail = (code = 0): Body => [...i32(code), "return"];
 const isC = (char: number): Body => [...get(C), ...i32(char), "i32.eq"];
-const anyOf = (...conds: Body[]): Body =>
-  conds.flatMap((cond, at) => (at === 0 ? cond : [...cond, "i32.or"]));
 const isDigit = (value: Body): Body => [...value, ...i32(0x30), "i32.sub", ...i32(10), "i32.lt_u"];
 const isHex = (offset: number): Body =>
   anyOf(isDigit(byteAt(offset)), [
