@@ -19,3 +19,8 @@ export const when = (cond: Body, ...then: Body): Body => [...cond, ["if", "$when
 /** Pushes 1 when any of `conds` (each pushing 0 or 1) does: their `i32.or`. */
 export const anyOf = (...conds: Body[]): Body =>
   conds.flatMap((cond, at) => (at === 0 ? cond : [...cond, "i32.or"]));
+/** Pushes 1 when local `local` equals the constant `value`, else 0. */
+export const eqConst = (local: number, value: number): Body => [...get(local), ...i32(value), "i32.eq"];
+/** Adds the constant `count` to local `local`. */
+export const addConst = (local: number, count: number): Body =>
+  set(local, ...get(local), ...i32(count), "i32.add");

@@ -22,6 +22,10 @@ export class EntryLineDescriber {
   private readonly reader = new JsonLineReader();
   private readonly flat = new FlatClip(this.reader.scanner);
   private readonly argument = new FlatClip(this.reader.scanner, 1);
+  private readonly entryKeys = this.reader.keys(ENTRY_FIELDS);
+  private readonly messageKeys = this.reader.keys(MESSAGE_FIELDS);
+  private readonly blockKeys = this.reader.keys(BLOCK_FIELDS);
+  private readonly argumentKeys = this.reader.keys(ARGUMENT_FIELDS);
   private readonly entryFields = ENTRY_FIELDS.map(() => -1);
   private readonly messageFields = MESSAGE_FIELDS.map(() => -1);
   private readonly blockFields = BLOCK_FIELDS.map(() => -1);
@@ -51,11 +55,15 @@ export class EntryLineDescriber {
 
   private describeAt(at: number, id: string, width: number): EntryDescription | undefined {
     const r = this.reader;
-    const [type, entryId, message] = r.fields(at, ENTRY_FIELDS, this.entryFields) as [number, number, number];
+    const [type, entryId, message] = r.fields(at, this.entryKeys, this.entryFields) as [
+      number,
+      number,
+      number,
+    ];
     if (type < 0 || !r.isString(type, "message") || entryId < 0 || r.kindOf(entryId) !== 0x22)
       return undefined;
     if (r.string(entryId) !== id || message < 0) return undefined;
-    const fields = r.fields(message, MESSAGE_FIELDS, this.messageFields) as [
+    const fields = r.fields(message, this.messageKeys, this.messageFields) as [
       number,
       number,
       number,
@@ -109,7 +117,7 @@ export class EntryLineDescriber {
       if (!first) flat.addString(" ");
       first = false;
       if (r.kindOf(block) !== 0x7b) return undefined;
-      const [type, text] = r.fields(block, BLOCK_FIELDS, this.blockFields) as [number, number];
+      const [type, text] = r.fields(block, this.blockKeys, this.blockFields) as [number, number];
       if (type >= 0 && r.isString(type, "text")) {
         if (text >= 0 && r.kindOf(text) !== 0x6e && !this.addText(flat, text)) return undefined;
       } else if (type >= 0 && r.isString(type, "image")) flat.addString("[image]");
@@ -137,7 +145,7 @@ export class EntryLineDescriber {
     let thinking = false;
     for (const block of r.items(content)) {
       if (r.kindOf(block) !== 0x7b) return undefined;
-      const [type, text, name, args] = r.fields(block, BLOCK_FIELDS, this.blockFields) as [
+      const [type, text, name, args] = r.fields(block, this.blockKeys, this.blockFields) as [
         number,
         number,
         number,
@@ -181,7 +189,7 @@ export class EntryLineDescriber {
     const r = this.reader;
     if (name < 0 || r.kindOf(name) !== 0x22 || args < 0 || r.kindOf(args) !== 0x7b) return undefined;
     const tool = r.string(name);
-    const values = r.fields(args, ARGUMENT_FIELDS, this.argumentFields);
+    const values = r.fields(args, this.argumentKeys, this.argumentFields);
     const main = values.find((value) => value >= 0 && r.kindOf(value) !== 0x6e);
     if (main === undefined || r.kindOf(main) !== 0x22) {
       return describeToolCall(tool, r.parse(args) as Record<string, unknown>, 40);

@@ -1,23 +1,22 @@
-import { anyOf, type Body, get, i32, set, when } from "../../../../scripts/wasm/wasm-body";
+import { addConst, anyOf, type Body, eqConst, get, i32, set, when } from "../../../../scripts/wasm/wasm-body";
+import { jsonScanMemory } from "./json-scan-memory";
 
 /** The six parameters, then the locals. */
 const [P, TO, WIDTH, LENGTH, SPACE, O, C, CODE, KIND, WIDE, SIZE] = [
   0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
 ] as const;
 
-/** Where it leaves its state: four i32 (where the text ends, code units, space due, not ASCII). */
-const STATE_AT = 20480;
+const STATE_AT = jsonScanMemory.flatState;
+const REGIONS = jsonScanMemory.flatRegions;
 /**
- * Two regions of 20 KiB for texts being made (below the lines, above the scanner's nesting stack and
- * the state): two clips can be in use at once (a tool call's argument within an assistant's text).
+ * Widest text made in a region: 3 bytes per code unit for `width + 1` units, a space and a last 4-byte
+ * character fit in `jsonScanMemory.regionBytes`.
  */
-const REGIONS = [24576, 45056] as const;
-/** Widest text made in a region: 3 bytes per code unit for `width + 1` units and a space must fit. */
 const MAX_WIDTH = 6000;
 
 const byteAt = (offset = 0): Body => [...get(P), ["i32.load8_u", offset]];
-const add = (local: number, count: number): Body => set(local, ...get(local), ...i32(count), "i32.add");
-const is = (local: number, value: number): Body => [...get(local), ...i32(value), "i32.eq"];
+const add = addConst;
+const is = eqConst;
 /** `local - low <= high - low` (unsigned): `local` in `[low, high]`. */
 const within = (local: number, low: number, high: number): Body => [
   ...get(local),

@@ -1,8 +1,4 @@
 import { JsonLineScanner } from "./json-line-scanner";
-import { jsonScanFlags } from "./json-scan-flags";
-
-/** Both flags of an end word (see `JsonLineScanner.words`). */
-const FLAGS = jsonScanFlags.escaped | jsonScanFlags.wide;
 
 /** Node's `Buffer` decoders behind `toString` (not in its typings), which the reader calls directly. */
 interface SliceDecoders {
@@ -66,37 +62,22 @@ export class JsonLineReader {
   }
 
   /**
-   * Fills `found` with the values of `names` in the object at `at` (positions, -1 for an absent key)
-   * and returns it. Throws (unusual) when `at` is no object, a key has an escape, or a key of `names`
-   * occurs twice.
+   * A key table of `names` for {@link JsonLineReader.fields}, made once per reader (see
+   * `JsonLineScanner.keyTable` for what names it takes).
    */
-  fields(at: number, names: readonly string[], found: number[]): number[] {
-    const scanner = this.scanner;
-    const b = scanner.bytes;
-    const words = scanner.words;
-    const base = scanner.endsBase;
-    if (b[at] !== 0x7b) throw UNUSUAL;
-    // A loop: `fill` is a call that costs more than the few stores.
-    for (let index = 0; index < found.length; index++) found[index] = -1;
-    let key = this.skipSpace(at + 1);
-    if (b[key] === 0x7d) return found;
-    for (;;) {
-      const word = words[base + key] as number;
-      // The escaped flag is the sign bit.
-      if (word < 0) throw UNUSUAL;
-      const keyEnd = word & ~jsonScanFlags.wide;
-      const which = this.matchKey(key + 1, keyEnd - 1, names);
-      let value = keyEnd;
-      while (b[value] !== 0x3a) value++;
-      value = this.skipSpace(value + 1);
-      if (which >= 0) {
-        if (found[which] !== -1) throw UNUSUAL;
-        found[which] = value;
-      }
-      const next = this.skipSpace((words[base + value] as number) & ~FLAGS);
-      if (b[next] === 0x7d) return found;
-      key = this.skipSpace(next + 1);
-    }
+  keys(names: readonly string[]): number {
+    return this.scanner.keyTable(names);
+  }
+
+  /**
+   * Fills `found` (as long as the table's names) with the values of the key table `keys`' names in
+   * the object at `at` (positions, -1 for an absent key) and returns it. Throws (unusual) when `at`
+   * is no object, a key has an escape, or a key of the table occurs twice. The walk runs in the
+   * scanner's WebAssembly (`JsonLineScanner.fields`).
+   */
+  fields(at: number, keys: number, found: number[]): number[] {
+    if (!this.scanner.fields(at, keys, found)) throw UNUSUAL;
+    return found;
   }
 
   /** The positions of the array's items at `at`. Throws (unusual) when `at` is no array. */
@@ -145,20 +126,6 @@ export class JsonLineReader {
   /** The JSON text of the value at `at`, parsed (for a small value read whole). */
   parse(at: number): unknown {
     return JSON.parse(this.scanner.bytes.toString("utf8", at, this.scanner.endOf(at)));
-  }
-
-  /** Index in `names` of the key `[from, to)` (no escape in it); -1 for none. */
-  private matchKey(from: number, to: number, names: readonly string[]): number {
-    const b = this.scanner.bytes;
-    const length = to - from;
-    for (let which = 0; which < names.length; which++) {
-      const name = names[which] as string;
-      if (name.length !== length) continue;
-      let at = 0;
-      while (at < length && b[from + at] === name.charCodeAt(at)) at++;
-      if (at === length) return which;
-    }
-    return -1;
   }
 
   /** Throws the unusual-line signal (see the class). */

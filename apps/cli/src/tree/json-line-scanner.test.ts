@@ -188,4 +188,50 @@ describe("JsonLineScanner", () => {
       expect(read).toEqual(JSON.parse(JSON.stringify(items)));
     }
   });
+
+  it("finds the keys of a key table in an object, and calls escaped or repeated keys unusual", () => {
+    const reader = new JsonLineReader();
+    const keys = reader.keys(["id", "type", "message"]);
+    const other = reader.keys(["x", "typ"]);
+    const line = '{ "type" : "message", "types": 1, "typ": {"id": 2}, "id":"a", "x" : [1, {"x": 3}] }';
+    const found = reader.read(Buffer.from(line), (at) => {
+      const [id, type, message] = reader
+        .fields(at, keys, [0, 0, 0])
+        .map((value) => (value < 0 ? -1 : reader.parse(value)));
+      const [x, typ] = reader.fields(at, other, [0, 0]).map((value) => reader.parse(value));
+      return { id, type, message, x, typ };
+    });
+    expect(found).toEqual({ id: "a", type: "message", message: -1, x: [1, { x: 3 }], typ: { id: 2 } });
+    expect(reader.read(Buffer.from("{}"), (at) => reader.fields(at, keys, [0, 0, 0]))).toEqual([-1, -1, -1]);
+    // An escaped key might be one asked for; a repeated one is ambiguous; an array is no object.
+    for (const unusual of ['{"\\u0069d": "a"}', '{"id": "a", "id": "b"}', '["id"]'])
+      expect(
+        reader.read(Buffer.from(unusual), (at) => reader.fields(at, keys, [0, 0, 0])),
+        unusual,
+      ).toBeUndefined();
+    // A repeated key the table does not hold is no matter.
+    const line2 = Buffer.from('{"z": 1, "z": 2, "id": "a"}');
+    const read = reader.read(line2, (at) =>
+      reader.fields(at, keys, [0, 0, 0]).map((value) => (value < 0 ? -1 : reader.parse(value))),
+    );
+    expect(read).toEqual(["a", -1, -1]);
+  });
+
+  it("takes only key tables it can hold", () => {
+    const scanner = new JsonLineScanner();
+    for (const names of [
+      ['say "hi"'],
+      ["back\\slash"],
+      ["thirteen-long"],
+      [""],
+      ["é"],
+      Array.from({ length: 9 }, (_, n) => `k${n}`),
+    ])
+      expect(() => scanner.keyTable(names), JSON.stringify(names)).toThrow();
+    expect(scanner.keyTable(["twelve-bytes"])).toBeGreaterThan(0);
+    // 250 names in all: the 32nd table of eight has no room.
+    for (let table = 0; table < 31; table++)
+      scanner.keyTable(Array.from({ length: 8 }, (_, n) => `t${table}k${n}`));
+    expect(() => scanner.keyTable(Array.from({ length: 8 }, (_, n) => `last${n}`))).toThrow(/no room/);
+  });
 });

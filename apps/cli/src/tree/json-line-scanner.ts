@@ -1,9 +1,10 @@
 import { jsonFlattenProgram } from "./json-flatten-program";
 import { jsonScanFlags } from "./json-scan-flags";
+import { jsonScanMemory } from "./json-scan-memory";
 import { jsonScanWasm } from "./json-scan-wasm";
 
-/** Where the line is copied in the scanner's memory: above the program's nesting stack. */
-const LINE_AT = 65536;
+/** Where the line is copied in the scanner's memory (see `jsonScanMemory`). */
+const LINE_AT = jsonScanMemory.lineAt;
 const FLAGS = jsonScanFlags.escaped | jsonScanFlags.wide;
 /** Where {@link JsonLineScanner.flatten} leaves its text and (as i32 words) its state. */
 const FLAT_STATE_AT = jsonFlattenProgram.stateAt;
@@ -39,21 +40,20 @@ export class JsonLineScanner {
     space: number,
     out: number,
   ) => number;
+  private readonly runFields: (at: number, table: number, count: number, out: number, ends: number) => number;
+  /** Where the next key table goes (see {@link JsonLineScanner.keyTable}). */
+  private nextTable: number = jsonScanMemory.keyTables;
   /** The scanner's memory as bytes (the line is at {@link JsonLineScanner.start}). */
   bytes: Buffer;
-  /**
-   * The scanner's memory as 32-bit words: after a `"valid"` scan, the word at {@link
-   * JsonLineScanner.endsBase} + `at` is what {@link JsonLineScanner.endOf}, `isEscaped` and `isWide`
-   * decode for position `at` (the end, or-ed with `jsonScanFlags`), for a reader that needs all three.
-   */
-  words: Int32Array;
+  /** The scanner's memory as 32-bit words (the ends table, the key tables, a flatten's state). */
+  private words: Int32Array;
   private endsAt = 0;
-  /** See {@link JsonLineScanner.words}. */
-  endsBase = 0;
+  /** The ends table's word for position `at` is `words[endsBase + at]` (after a scan). */
+  private endsBase = 0;
   /** Where the scanned line starts in {@link JsonLineScanner.bytes}. */
   readonly start = LINE_AT;
   /** Where the scanned line ends (exclusive) in {@link JsonLineScanner.bytes}. */
-  end = LINE_AT;
+  end: number = LINE_AT;
 
   constructor() {
     compiled ??= new WebAssembly.Module(Buffer.from(jsonScanWasm, "base64"));
@@ -61,11 +61,13 @@ export class JsonLineScanner {
     const exports = this.instance.exports as {
       scan: JsonLineScanner["run"];
       flatten: JsonLineScanner["runFlatten"];
+      fields: JsonLineScanner["runFields"];
       memory: WebAssembly.Memory;
     };
     this.memory = exports.memory;
     this.run = exports.scan;
     this.runFlatten = exports.flatten;
+    this.runFields = exports.fields;
     this.bytes = Buffer.from(this.memory.buffer);
     this.words = new Int32Array(this.memory.buffer);
   }
@@ -138,5 +140,41 @@ export class JsonLineScanner {
     this.flatSpace = words[state + 2] === 1;
     this.flatWide = words[state + 3] === 1;
     return words[state] as number;
+  }
+
+  /**
+   * Writes `names` into the scanner's memory as a key table for {@link JsonLineScanner.fields} and
+   * returns where it is. Each name: ASCII without quotes or backslashes, 1 to 12 bytes; at most 8
+   * names; the tables of one scanner hold 250 names in all. Throws otherwise.
+   */
+  keyTable(names: readonly string[]): number {
+    const { keyBytes, maxKeys, keyTablesEnd } = jsonScanMemory;
+    const at = this.nextTable;
+    if (names.length > maxKeys || at + names.length * keyBytes > keyTablesEnd)
+      throw new Error(`no room for the key table ${JSON.stringify(names)}`);
+    for (const [index, name] of names.entries()) {
+      if (!/^[\x20\x21\x23-\x5b\x5d-\x7e]{1,12}$/.test(name))
+        throw new Error(`unsupported key ${JSON.stringify(name)}`);
+      const entry = at + index * keyBytes;
+      this.words[entry >> 2] = name.length;
+      this.bytes.write(name, entry + 4, "latin1");
+    }
+    this.nextTable = at + names.length * keyBytes;
+    return at;
+  }
+
+  /**
+   * Looks up the `count` keys of the key table at `table` (see {@link JsonLineScanner.keyTable}) in the
+   * object at `at` of the scanned line (after a `"valid"` scan): fills `found` with each key's value
+   * position, -1 for an absent key, and returns true; false when `at` is no object, a key has an
+   * escape, or a key of the table occurs twice. See `jsonFieldsProgram`.
+   */
+  fields(at: number, table: number, found: number[]): boolean {
+    const out = jsonScanMemory.fieldsOut;
+    if (this.runFields(at, table, found.length, out, this.endsBase << 2) === 0) return false;
+    const words = this.words;
+    for (let index = 0, word = out >> 2; index < found.length; index++)
+      found[index] = words[word + index] as number;
+    return true;
   }
 }

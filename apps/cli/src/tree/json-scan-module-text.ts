@@ -1,4 +1,5 @@
 import { assembleWasmModule } from "../../../../scripts/wasm/assemble-wasm-module";
+import { jsonFieldsProgram } from "./json-fields-program";
 import { jsonFlattenProgram } from "./json-flatten-program";
 import { jsonScanProgram } from "./json-scan-program";
 
@@ -7,7 +8,7 @@ const PAGES = 2;
 
 /**
  * The text of json-scan-wasm.ts: the scanner's module (`jsonScanProgram` assembled, exported as `scan`
- * with its memory, and `jsonFlattenProgram` as `flatten`) as base64. Assembling at every start would cost more than the scan saves on a small
+ * with its memory, `jsonFlattenProgram` as `flatten` and `jsonFieldsProgram` as `fields`) as base64. Assembling at every start would cost more than the scan saves on a small
  * session, so the module is kept assembled in that file, which apps/cli/scripts/write-json-scan-wasm.ts
  * writes and json-scan-wasm.test.ts checks. Pure.
  */
@@ -16,7 +17,10 @@ export function jsonScanModuleText(): string {
     name: "scan",
     pages: PAGES,
     ...jsonScanProgram,
-    more: [{ name: "flatten", ...jsonFlattenProgram }],
+    more: [
+      { name: "flatten", ...jsonFlattenProgram },
+      { name: "fields", ...jsonFieldsProgram },
+    ],
   });
   const base64 = Buffer.from(bytes).toString("base64");
   const lines = base64.match(/.{1,96}/g) ?? [];
