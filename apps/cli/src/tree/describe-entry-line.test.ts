@@ -182,6 +182,35 @@ describe("EntryLineDescriber", () => {
       expect(describer.describe(Buffer.from(broken), "a", 40), broken).toBeUndefined();
     }
   });
+
+  it("answers for any row width: texts wider than its WebAssembly regions are made the whole way", () => {
+    const describer = new EntryLineDescriber();
+    const text = "日本語 a\tb ".repeat(3000);
+    const messages = [
+      { role: "user", content: text },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text },
+          { type: "toolCall", id: "c", name: "read", arguments: { path: text } },
+        ],
+      },
+      {
+        role: "toolResult",
+        toolCallId: "c",
+        toolName: "read",
+        content: [{ type: "text", text }],
+        isError: false,
+      },
+    ];
+    for (const message of messages) {
+      const entry = { type: "message", id: "a", parentId: null, timestamp: "t", message };
+      for (const width of [40, 5999, 6000, 6001, 20_000]) {
+        const fast = describer.describe(Buffer.from(JSON.stringify(entry)), "a", width);
+        expect(fast, `${message.role} ${width}`).toEqual(describeEntry(entry as SessionEntry, width));
+      }
+    }
+  });
 });
 
 describe("sessionTreeShapeRows with the line describer", () => {
