@@ -223,7 +223,7 @@ export function renderMarkdown(result, jsonName) {
     );
     if (size.date && size.date !== meta.date)
       lines.push(
-        `Measured by an earlier run (${size.date}) and kept: this run did not include this size.`,
+        `Measured by another run (${size.date}) and kept: this run did not include this size.`,
         "",
       );
     lines.push(...table(rowsOf(size), piMissing), "");

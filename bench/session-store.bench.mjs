@@ -230,7 +230,7 @@ function markdown(results, meta) {
     );
     if (result.date && result.date !== meta.date) {
       lines.push(
-        `Measured by an earlier run (${result.date}) and kept: this run did not include this size.`,
+        `Measured by another run (${result.date}) and kept: this run did not include this size.`,
         "",
       );
     }

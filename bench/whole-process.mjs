@@ -328,7 +328,7 @@ export function renderWholeProcess(result) {
       "",
     );
     if (result.startup.date && result.startup.date !== result.meta.date)
-      lines.push(`Measured by an earlier run (${result.startup.date}) and kept.`, "");
+      lines.push(`Measured by another run (${result.startup.date}) and kept.`, "");
     lines.push(
       "| process | wall ms | CPU ms | wall over `node -e 0` | CPU over `node -e 0` |",
       "|---|---|---|---|---|",
@@ -348,7 +348,7 @@ export function renderWholeProcess(result) {
       "",
     );
     if (section.date && section.date !== result.meta.date)
-      lines.push(`Measured by an earlier run (${section.date}) and kept.`, "");
+      lines.push(`Measured by another run (${section.date}) and kept.`, "");
     lines.push("| command | metric | pi 1.6.0 | Arbor | pi / Arbor |", "|---|---|---|---|---|");
     for (const row of wholeProcessRows(section)) {
       lines.push(
