@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { openSessionStore, type SessionEntry } from "@arbor/session-store";
 import { afterAll, describe, expect, it } from "vitest";
 import { describeEntry } from "./describe-entry";
@@ -210,6 +211,42 @@ describe("EntryLineDescriber", () => {
         expect(fast, `${message.role} ${width}`).toEqual(describeEntry(entry as SessionEntry, width));
       }
     }
+  });
+
+  const realSessions = "/work/shared/pi-sessions";
+  const real = fs.existsSync(realSessions)
+    ? fs.readdirSync(realSessions).filter((name) => name.endsWith(".jsonl.gz"))
+    : [];
+  it.runIf(real.length > 0)("answers what describeEntry gives on the real pi sessions' messages", () => {
+    const describer = new EntryLineDescriber();
+    let answered = 0;
+    let refused = 0;
+    for (const name of real) {
+      const text = gunzipSync(fs.readFileSync(path.join(realSessions, name))).toString("utf8");
+      for (const [index, written] of text.split("\n").slice(1).entries()) {
+        if (written.trim() === "") continue;
+        // These sessions are pi's version 1 (entries without ids): the real bytes, with an id put in.
+        const id = `r${index}`;
+        const line = written.replace(/^\{"type":"message",/, `{"type":"message","id":"${id}",`);
+        let entry: SessionEntry;
+        try {
+          entry = JSON.parse(line) as SessionEntry;
+        } catch {
+          // A damaged line (two in these files): never described from its bytes.
+          expect(describer.describe(Buffer.from(line), id, 76)).toBeUndefined();
+          refused++;
+          continue;
+        }
+        for (const width of [24, 76, 200]) {
+          const fast = describer.describe(Buffer.from(line), id, width);
+          if (fast === undefined) continue;
+          answered++;
+          expect(fast, `${name} line ${index + 2} width ${width}`).toEqual(describeEntry(entry, width));
+        }
+      }
+    }
+    expect(answered).toBeGreaterThan(3000);
+    expect(refused).toBeLessThan(5);
   });
 });
 
