@@ -222,10 +222,7 @@ export function renderMarkdown(result, jsonName) {
       "",
     );
     if (size.date && size.date !== meta.date)
-      lines.push(
-        `Measured by another run (${size.date}) and kept: this run did not include this size.`,
-        "",
-      );
+      lines.push(`Measured by another run (${size.date}) and kept: this run did not include this size.`, "");
     lines.push(...table(rowsOf(size), piMissing), "");
     if (size.checks.length > 0) lines.push(...size.checks.map((c) => `- ${c}`), "");
   }
