@@ -168,13 +168,18 @@ export class EntryTable {
     return this.backend.repeatedIds !== false || this.appended.length > 0;
   }
 
-  /** True when some entry has this `type`. The first call scans the records. */
-  hasType(type: string): boolean {
+  /**
+   * False when no entry has this `type`; true when one has, or may have: the loaded records' types
+   * come from the backend's list when it keeps one (`RecordColumns.knownTypes`, a superset), else from
+   * a scan of every record on the first call.
+   */
+  mayHaveType(type: string): boolean {
     if (!this.typesPresent) {
-      const types = new Set<string>();
+      const known = this.loaded.knownTypes?.();
+      const types = new Set<string>(known);
       // Records of a type share one string (the backends intern them): compare before hashing.
       let last: string | undefined;
-      for (let index = 0; index < this.size; index++) {
+      for (let index = known === undefined ? 0 : this.loadedCount; index < this.size; index++) {
         const recordType = this.typeOf(index);
         if (recordType !== last) {
           types.add(recordType);

@@ -183,7 +183,7 @@ class PathScanner {
       // only now: the first call scans every record, and a path without a compaction goes to the root
       // anyway.
       this.thinkingTypeAsked = true;
-      this.thinkingKnown = !this.table.hasType("thinking_level_change");
+      this.thinkingKnown = !this.table.mayHaveType("thinking_level_change");
     }
     return this.contextKnown && this.thinkingKnown && this.modelKnown;
   }

@@ -19,6 +19,11 @@ export interface RecordColumns {
   typeOf(index: number): string;
   /** The record's `message.role`, when it has one. */
   roleOf(index: number): string | undefined;
+  /**
+   * Optional: every type some record has, perhaps with types no record has (a superset), known
+   * without reading each record (columns keep their types as codes of a small dictionary).
+   */
+  knownTypes?(): readonly string[];
 }
 
 /** {@link RecordColumns} over an array of records (a custom backend's, or migrated entries'). */

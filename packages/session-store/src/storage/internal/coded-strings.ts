@@ -56,6 +56,17 @@ export class CodedStrings {
     return code === OVERFLOW ? this.overflow.get(i) : this.values[code];
   }
 
+  /**
+   * Every value some record has, and perhaps values no record has any more (a value stays known after
+   * its records are truncated or set again): a superset, made without reading each record's code.
+   */
+  knownValues(): string[] {
+    const known = new Set<string>();
+    for (let code = 1; code < this.values.length; code++) known.add(this.values[code] as string);
+    for (const value of this.overflow.values()) known.add(value);
+    return [...known];
+  }
+
   /** Forgets the values of records from `count` on. */
   truncate(count: number): void {
     for (const i of [...this.overflow.keys()]) if (i >= count) this.overflow.delete(i);

@@ -42,6 +42,10 @@ export class LoadedRecords implements RecordColumns {
     return this.roles.get(index);
   }
 
+  knownTypes(): string[] {
+    return this.types.knownValues();
+  }
+
   parentIdOf(index: number): string | null | undefined {
     const parent = this.parents[index] as number;
     if (parent >= 0) return this.ids.idOf(parent);
