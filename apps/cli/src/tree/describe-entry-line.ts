@@ -35,16 +35,24 @@ export class EntryLineDescriber {
   /** A text could not be flattened on the way: describe the line again with `whole`. */
   private failed = false;
 
+  /** The id and width of the line being described (fields, so that no closure is made per line). */
+  private id = "";
+  private width = 0;
+  /** Describes the scanned line whose value is at `at` (made once: no closure per line). */
+  private readonly describeLine = (at: number): EntryDescription | undefined => {
+    this.whole = false;
+    this.failed = false;
+    const described = this.describeAt(at, this.id, this.width);
+    if (!this.failed) return described;
+    this.whole = true;
+    return this.describeAt(at, this.id, this.width);
+  };
+
   /** See the class. `width`: as for `describeEntry`. */
   describe(line: Uint8Array, id: string, width: number): EntryDescription | undefined {
-    return this.reader.read(line, (at) => {
-      this.whole = false;
-      this.failed = false;
-      const described = this.describeAt(at, id, width);
-      if (!this.failed) return described;
-      this.whole = true;
-      return this.describeAt(at, id, width);
-    });
+    this.id = id;
+    this.width = width;
+    return this.reader.read(line, this.describeLine);
   }
 
   /** `flat`'s result, noting whether it failed (see `failed`). */
