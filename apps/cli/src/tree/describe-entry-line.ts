@@ -26,10 +26,6 @@ export class EntryLineDescriber {
   private readonly messageKeys = this.reader.keys(MESSAGE_FIELDS);
   private readonly blockKeys = this.reader.keys(BLOCK_FIELDS);
   private readonly argumentKeys = this.reader.keys(ARGUMENT_FIELDS);
-  private readonly entryFields = ENTRY_FIELDS.map(() => -1);
-  private readonly messageFields = MESSAGE_FIELDS.map(() => -1);
-  private readonly blockFields = BLOCK_FIELDS.map(() => -1);
-  private readonly argumentFields = ARGUMENT_FIELDS.map(() => -1);
   /** Texts are decoded whole (a text could not be flattened on the way: see `FlatClip`). */
   private whole = false;
   /** A text could not be flattened on the way: describe the line again with `whole`. */
@@ -63,22 +59,11 @@ export class EntryLineDescriber {
 
   private describeAt(at: number, id: string, width: number): EntryDescription | undefined {
     const r = this.reader;
-    const [type, entryId, message] = r.fields(at, this.entryKeys, this.entryFields) as [
-      number,
-      number,
-      number,
-    ];
+    const [type, entryId, message] = r.fields(at, this.entryKeys) as [number, number, number];
     if (type < 0 || !r.isString(type, "message") || entryId < 0 || r.kindOf(entryId) !== 0x22)
       return undefined;
     if (r.string(entryId) !== id || message < 0) return undefined;
-    const fields = r.fields(message, this.messageKeys, this.messageFields) as [
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
+    const fields = r.fields(message, this.messageKeys) as [number, number, number, number, number, number];
     const [role, content] = fields;
     if (role < 0) return undefined;
     if (r.isString(role, "user")) return this.content("user", content, width, "");
@@ -125,7 +110,7 @@ export class EntryLineDescriber {
       if (!first) flat.addString(" ");
       first = false;
       if (r.kindOf(block) !== 0x7b) return undefined;
-      const [type, text] = r.fields(block, this.blockKeys, this.blockFields) as [number, number];
+      const [type, text] = r.fields(block, this.blockKeys) as [number, number];
       if (type >= 0 && r.isString(type, "text")) {
         if (text >= 0 && r.kindOf(text) !== 0x6e && !this.addText(flat, text)) return undefined;
       } else if (type >= 0 && r.isString(type, "image")) flat.addString("[image]");
@@ -153,12 +138,7 @@ export class EntryLineDescriber {
     let thinking = false;
     for (const block of r.items(content)) {
       if (r.kindOf(block) !== 0x7b) return undefined;
-      const [type, text, name, args] = r.fields(block, this.blockKeys, this.blockFields) as [
-        number,
-        number,
-        number,
-        number,
-      ];
+      const [type, text, name, args] = r.fields(block, this.blockKeys) as [number, number, number, number];
       if (type < 0 || r.kindOf(type) !== 0x22) return undefined;
       if (r.isString(type, "text")) {
         if (flat.full) continue;
@@ -197,7 +177,7 @@ export class EntryLineDescriber {
     const r = this.reader;
     if (name < 0 || r.kindOf(name) !== 0x22 || args < 0 || r.kindOf(args) !== 0x7b) return undefined;
     const tool = r.string(name);
-    const values = r.fields(args, this.argumentKeys, this.argumentFields);
+    const values = r.fields(args, this.argumentKeys);
     const main = values.find((value) => value >= 0 && r.kindOf(value) !== 0x6e);
     if (main === undefined || r.kindOf(main) !== 0x22) {
       return describeToolCall(tool, r.parse(args) as Record<string, unknown>, 40);

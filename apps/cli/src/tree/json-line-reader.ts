@@ -6,6 +6,14 @@ interface SliceDecoders {
   latin1Slice(start: number, end: number): string;
 }
 
+/** Keys looked up by {@link JsonLineReader.fields} (made by {@link JsonLineReader.keys}). */
+export interface JsonKeys {
+  /** Where the keys' table is in the scanner's memory. */
+  readonly table: number;
+  /** The values found by the last lookup, one per key. */
+  readonly values: number[];
+}
+
 /** Thrown by the reader's accessors when a value is not of the expected kind; callers fall back. */
 const UNUSUAL = Symbol("unusual line");
 
@@ -62,22 +70,22 @@ export class JsonLineReader {
   }
 
   /**
-   * A key table of `names` for {@link JsonLineReader.fields}, made once per reader (see
-   * `JsonLineScanner.keyTable` for what names it takes).
+   * The keys `names` for {@link JsonLineReader.fields}: their table, written once into the scanner's
+   * memory (see `JsonLineScanner.keyTable` for what names it takes), and the array each lookup fills.
    */
-  keys(names: readonly string[]): number {
-    return this.scanner.keyTable(names);
+  keys(names: readonly string[]): JsonKeys {
+    return { table: this.scanner.keyTable(names), values: names.map(() => -1) };
   }
 
   /**
-   * Fills `found` (as long as the table's names) with the values of the key table `keys`' names in
-   * the object at `at` (positions, -1 for an absent key) and returns it. Throws (unusual) when `at`
-   * is no object, a key has an escape, or a key of the table occurs twice. The walk runs in the
-   * scanner's WebAssembly (`JsonLineScanner.fields`).
+   * The values of `keys`' names in the object at `at`, in their order (positions, -1 for an absent
+   * key): `keys.values`, filled again by each call. Throws (unusual) when `at` is no object, a key has
+   * an escape, or a key of the table occurs twice. The walk runs in the scanner's WebAssembly
+   * (`JsonLineScanner.fields`).
    */
-  fields(at: number, keys: number, found: number[]): number[] {
-    if (!this.scanner.fields(at, keys, found)) throw UNUSUAL;
-    return found;
+  fields(at: number, keys: JsonKeys): number[] {
+    if (!this.scanner.fields(at, keys.table, keys.values)) throw UNUSUAL;
+    return keys.values;
   }
 
   /** The positions of the array's items at `at`. Throws (unusual) when `at` is no array. */

@@ -196,23 +196,23 @@ describe("JsonLineScanner", () => {
     const line = '{ "type" : "message", "types": 1, "typ": {"id": 2}, "id":"a", "x" : [1, {"x": 3}] }';
     const found = reader.read(Buffer.from(line), (at) => {
       const [id, type, message] = reader
-        .fields(at, keys, [0, 0, 0])
+        .fields(at, keys)
         .map((value) => (value < 0 ? -1 : reader.parse(value)));
-      const [x, typ] = reader.fields(at, other, [0, 0]).map((value) => reader.parse(value));
+      const [x, typ] = reader.fields(at, other).map((value) => reader.parse(value));
       return { id, type, message, x, typ };
     });
     expect(found).toEqual({ id: "a", type: "message", message: -1, x: [1, { x: 3 }], typ: { id: 2 } });
-    expect(reader.read(Buffer.from("{}"), (at) => reader.fields(at, keys, [0, 0, 0]))).toEqual([-1, -1, -1]);
+    expect(reader.read(Buffer.from("{}"), (at) => reader.fields(at, keys))).toEqual([-1, -1, -1]);
     // An escaped key might be one asked for; a repeated one is ambiguous; an array is no object.
     for (const unusual of ['{"\\u0069d": "a"}', '{"id": "a", "id": "b"}', '["id"]'])
       expect(
-        reader.read(Buffer.from(unusual), (at) => reader.fields(at, keys, [0, 0, 0])),
+        reader.read(Buffer.from(unusual), (at) => reader.fields(at, keys)),
         unusual,
       ).toBeUndefined();
     // A repeated key the table does not hold is no matter.
     const line2 = Buffer.from('{"z": 1, "z": 2, "id": "a"}');
     const read = reader.read(line2, (at) =>
-      reader.fields(at, keys, [0, 0, 0]).map((value) => (value < 0 ? -1 : reader.parse(value))),
+      reader.fields(at, keys).map((value) => (value < 0 ? -1 : reader.parse(value))),
     );
     expect(read).toEqual(["a", -1, -1]);
   });
