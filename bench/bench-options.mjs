@@ -7,6 +7,15 @@ import { join } from "node:path";
 import { writeSessionFile } from "./generate-session.mjs";
 
 /** Where generated sessions are cached (`ARBOR_BENCH_DIR`, default /tmp/arbor-bench). */
+/**
+ * The built CLI of the checkout at `root`: `apps/cli/dist/main.cjs` (one CommonJS file since
+ * 2026-12-03), or `main.js` in a build of an older commit (the `--old` builds of the comparisons).
+ */
+export function builtCliPath(root) {
+  const cjs = join(root, "apps", "cli", "dist", "main.cjs");
+  return existsSync(cjs) ? cjs : join(root, "apps", "cli", "dist", "main.js");
+}
+
 export const BENCH_WORK_DIR = process.env.ARBOR_BENCH_DIR ?? "/tmp/arbor-bench";
 
 /**

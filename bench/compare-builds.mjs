@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { piOracleDir } from "../scripts/pi-oracle.mjs";
-import { ensureBenchSession, parseBenchOptions } from "./bench-options.mjs";
+import { builtCliPath, ensureBenchSession, parseBenchOptions } from "./bench-options.mjs";
 import { realSessionFiles, realSessionsDir } from "./real-sessions.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -83,7 +83,7 @@ for (let round = 0; round < reps; round++) {
         continue;
       }
       const home = mkdtempSync(join(scratch, "home-"));
-      const args = [join(dir, "apps/cli/dist/main.js"), command, largest.file];
+      const args = [builtCliPath(dir), command, largest.file];
       const r = timed(command === "inspect" ? [...args, "--json"] : args, { ARBOR_HOME: home });
       rmSync(home, { recursive: true, force: true });
       record(`${key}|${side}`, r.wall, r.cpu);

@@ -22,7 +22,7 @@ import { renderContextReport } from "./context-report.mjs";
 import { writeSessionFile } from "./generate-session.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const CLI = path.join(ROOT, "apps/cli/dist/main.js");
+const CLI = path.join(ROOT, "apps/cli/dist/main.cjs");
 const POLICIES = ["pi", "mask", "cache-aware"];
 const args = process.argv.slice(2);
 const option = (name) => {

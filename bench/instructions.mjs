@@ -25,7 +25,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { piOracleDir } from "../scripts/pi-oracle.mjs";
-import { ensureBenchSession, parseBenchOptions } from "./bench-options.mjs";
+import { builtCliPath, ensureBenchSession, parseBenchOptions } from "./bench-options.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -90,7 +90,7 @@ function main() {
         } else if (dir === undefined) {
           argsOf[side] = { file, args: [join(HERE, "pi-command-worker.mjs"), command, copy] };
         } else {
-          const cli = [join(dir, "apps/cli/dist/main.js"), command, copy];
+          const cli = [builtCliPath(dir), command, copy];
           argsOf[side] = { file, args: command === "inspect" ? [...cli, "--json"] : cli };
         }
       }

@@ -44,7 +44,7 @@ const COMPACTION_WORKER = join(ROOT, "packages", "compaction", "bench", "prepare
 const TOKENS_WORKER = join(ROOT, "bench", "tokens-worker.mjs");
 const SEAMS_WORKER = join(ROOT, "bench", "seams-worker.mjs");
 const ARBOR_DIST = join(ROOT, "packages", "session-store", "dist");
-const CLI_PATH = join(ROOT, "apps", "cli", "dist", "main.js");
+const CLI_PATH = join(ROOT, "apps", "cli", "dist", "main.cjs");
 const PI_COMMAND_WORKER = join(ROOT, "bench", "pi-command-worker.mjs");
 
 const { args: argv, flag, option, sizes, repsFor, appendCountFor } = parseBenchOptions(process.argv.slice(2));

@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const cli = path.join(root, "apps/cli/dist/main.js");
+const cli = path.join(root, "apps/cli/dist/main.cjs");
 const example = path.join("examples", "todo-api-pagination.jsonl");
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-main-job-"));
 const copy = path.join(workDir, "todo-api-pagination.jsonl");

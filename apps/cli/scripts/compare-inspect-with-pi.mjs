@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { ensurePiOracle, importPiModule } from "../../../scripts/pi-oracle.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const cli = path.join(root, "apps/cli/dist/main.js");
+const cli = path.join(root, "apps/cli/dist/main.cjs");
 const args = process.argv.slice(2);
 const piDirFlag = args.indexOf("--pi-dir");
 let piDir = piDirFlag === -1 ? undefined : args.splice(piDirFlag, 2)[1];

@@ -10,7 +10,8 @@ import { isolatedEnv } from "./helpers/run-cli-process";
  * Start-up cost: the offline commands load only what they need. Each run of the built CLI is traced
  * (every ES module resolved, and every CommonJS module in `require.cache` at exit, which is how zod is
  * loaded when a schema is needed); no provider SDK, tokenizer, zod or database driver may appear, nor
- * `node:crypto` (every built-in module loaded is listed too).
+ * `node:crypto` (every built-in module loaded is listed too). Which of the inlined Arbor packages'
+ * modules run is read from the build's module graph (see `staticClosure`).
  */
 const EXAMPLE = path.join(REPO_ROOT, "examples/todo-api-pagination.jsonl");
 const HEAVY = [
@@ -74,6 +75,40 @@ function traced(
   return { code: run.status, modules };
 }
 
+/**
+ * The bin is one CommonJS file with the Arbor packages inlined, so which of their modules run cannot be
+ * traced from outside; the build's module graph (`dist/metafile-cjs.json`) tells it instead: a module
+ * reached from `src/main.ts` by static imports runs at start-up, one behind a dynamic `import()` (each
+ * command's module) only when that import runs (esbuild wraps it in an init function).
+ */
+interface BuildGraph {
+  inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
+}
+const graph = (): BuildGraph =>
+  JSON.parse(fs.readFileSync(path.join(path.dirname(CLI_PATH), "metafile-cjs.json"), "utf8")) as BuildGraph;
+
+/** The modules reached from `from` by static imports (itself included). */
+function staticClosure(from: string[]): Set<string> {
+  const { inputs } = graph();
+  const seen = new Set<string>();
+  const queue = [...from];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    if (seen.has(file)) continue;
+    const input = inputs[file];
+    if (input === undefined) throw new Error(`${file} is not in the CLI's build graph`);
+    seen.add(file);
+    for (const next of input.imports)
+      if (!next.external && next.kind !== "dynamic-import") queue.push(next.path);
+  }
+  return seen;
+}
+
+/** The modules that run at start-up (`arbor --version` runs no more). */
+const startupModules = () => staticClosure(["src/main.ts"]);
+/** The modules that run for a command: start-up, the command's module (`src/commands/<name>.ts`) and the runtime's settings entry (see resolve-session-input.ts). */
+const commandModules = (name: string) =>
+  staticClosure(["src/main.ts", `src/commands/${name}.ts`, "../../packages/runtime/dist/settings/index.js"]);
+
 const heavy = (modules: string[]) =>
   modules.filter((url) => [...HEAVY, ...HEAVY_BUILTINS].some((pattern) => pattern.test(url)));
 
@@ -90,31 +125,36 @@ describe("offline commands load no SDK, tokenizer, zod or node:crypto", { timeou
     expect(heavy(modules)).toEqual([]);
   });
 
-  it("arbor --version and --help load no Arbor package but @arbor/providers (errors, redactor)", () => {
+  it("arbor --version and --help run no Arbor package but @arbor/providers (errors, redactor)", () => {
     const arborPackage =
-      /(?:packages|@arbor)[\\/](agent-loop|compaction|extensions|providers|runtime|session-store)[\\/]/;
-    for (const args of [["--version"], ["--help"]]) {
-      const { code, modules } = traced(args);
-      expect(code).toBe(0);
-      const loaded = new Set(modules.map((url) => arborPackage.exec(url)?.[1]).filter(Boolean));
-      expect([...loaded]).toEqual(["providers"]);
-    }
-    // The same trace sees the rest once a command runs (the check above can fail).
-    const { modules } = traced(["inspect", EXAMPLE, "--json"]);
-    expect(modules.some((url) => /(?:packages|@arbor)[\\/]runtime[\\/]/.test(url))).toBe(true);
+      /packages[\\/](agent-loop|compaction|extensions|providers|runtime|session-store)[\\/]/;
+    const packagesOf = (modules: Set<string>) =>
+      new Set([...modules].map((file) => arborPackage.exec(file)?.[1]).filter(Boolean));
+    for (const args of [["--version"], ["--help"]]) expect(traced(args).code).toBe(0);
+    expect([...packagesOf(startupModules())]).toEqual(["providers"]);
+    // The same walk sees the rest once a command's module is imported (the check above can fail).
+    expect(packagesOf(commandModules("inspect-command")).has("runtime")).toBe(true);
   });
 
-  it.each([[["inspect", EXAMPLE, "--json"]], [["tree", EXAMPLE]], [["check", EXAMPLE]]])(
-    "arbor %j loads the runtime's settings entry, not its root entry nor extensions",
-    (args) => {
-      const { code, modules } = traced(args);
-      expect(code).toBe(0);
-      const runtime = modules.filter((url) => /(?:packages|@arbor)[\\/]runtime[\\/]dist[\\/]/.test(url));
-      expect(runtime.some((url) => /[\\/]settings[\\/]index\.js$/.test(url))).toBe(true);
-      expect(runtime.filter((url) => /[\\/]dist[\\/]index\.js$/.test(url))).toEqual([]);
-      expect(modules.filter((url) => /(?:packages|@arbor)[\\/]extensions[\\/]/.test(url))).toEqual([]);
+  it.each([["inspect-command"], ["tree-command"], ["check-command"]])(
+    "the %s runs the runtime's settings entry, not its root entry nor extensions",
+    (command) => {
+      const runtime = [...commandModules(command)].filter((file) =>
+        /packages[\\/]runtime[\\/]dist[\\/]/.test(file),
+      );
+      expect(runtime.some((file) => /[\\/]settings[\\/]index\.js$/.test(file))).toBe(true);
+      expect(runtime.filter((file) => /[\\/]dist[\\/]index\.js$/.test(file))).toEqual([]);
+      expect(
+        [...commandModules(command)].filter((file) => /packages[\\/]extensions[\\/]/.test(file)),
+      ).toEqual([]);
     },
   );
+
+  it("the walk sees the runtime's root entry and extensions from the print command (the checks above can fail)", () => {
+    const modules = [...commandModules("print-command")];
+    expect(modules.some((file) => /packages[\\/]runtime[\\/]dist[\\/]index\.js$/.test(file))).toBe(true);
+    expect(modules.some((file) => /packages[\\/]extensions[\\/]/.test(file))).toBe(true);
+  });
 
   it("the trace sees the database driver for a postgresql:// location (the checks above can fail)", () => {
     // Port 1: nothing listens, so the run fails after loading the backend and the driver.

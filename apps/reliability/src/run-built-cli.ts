@@ -3,8 +3,8 @@ import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Absolute path of the built CLI (`apps/cli/dist/main.js`); the hostile-input suite drives it. */
-export const BUILT_CLI_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../../cli/dist/main.js");
+/** Absolute path of the built CLI (`apps/cli/dist/main.cjs`); the hostile-input suite drives it. */
+export const BUILT_CLI_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../../cli/dist/main.cjs");
 
 /** What one run of the built CLI produced. */
 export interface BuiltCliRun {
@@ -34,7 +34,7 @@ export interface RunBuiltCliOptions {
 }
 
 /**
- * Runs `node apps/cli/dist/main.js ...args` as a user would, in a fresh process with exactly the
+ * Runs `node apps/cli/dist/main.cjs ...args` as a user would, in a fresh process with exactly the
  * given environment. Never rejects for a non-zero exit; rejects only when the process cannot start.
  * Throws at once when the CLI has not been built.
  */

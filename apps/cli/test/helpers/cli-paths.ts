@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Absolute path of the built CLI (`apps/cli/dist/main.js`). */
-export const CLI_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/main.js");
+/** Absolute path of the built CLI (`apps/cli/dist/main.cjs`). */
+export const CLI_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/main.cjs");
 
 /** The repository root. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");

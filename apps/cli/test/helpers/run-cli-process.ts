@@ -8,7 +8,7 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `node dist/main.js ...args` with the given environment and working folder. */
+/** Runs `node dist/main.cjs ...args` with the given environment and working folder. */
 export function runCliProcess(
   args: readonly string[],
   options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string | Buffer } = {},
