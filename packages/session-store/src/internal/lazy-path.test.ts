@@ -44,6 +44,10 @@ describe("the path from the leaf to the root", () => {
     expect(store.getPathIds()).toEqual(expected);
     expect(store.getBranch().map((entry) => entry.id)).toEqual(expected);
     expect(store.getPathIds("e5")).toEqual(["e0", "e1", "e2", "e3", "e4", "e5"]);
+    // Around the walk's first array growth (256 entries) and its second.
+    for (const length of [255, 256, 257, 512, 513]) {
+      expect(store.getPathIds(`e${length - 1}`)).toEqual(expected.slice(0, length));
+    }
     expect(store.getPathIds("side")).toEqual([...expected.slice(0, 11), "side"]);
     expect(texts(store)).toEqual([...entries.slice(0, 3000).map((_, i) => `t${i}`), "last"]);
     store.close();

@@ -17,23 +17,25 @@ import type { SessionEntry } from "../session-entry";
 import type { EntryTable } from "./entry-table";
 
 /**
- * Entry indices from `leaf` up to the root (leaf first). `leaf` -1 gives an empty array. The path is
- * counted first and then written into one array of its length: a path of 100,000 entries is not
- * grown push by push (every growth a copy into fresh memory).
+ * Entry indices from `leaf` up to the root (leaf first). `leaf` -1 gives an empty array. One walk,
+ * into an array that doubles when full (a second walk to count the path first cost more: at 100,000
+ * entries each step asks the table for a parent, in code not optimized yet).
  */
 export function walkToRoot(table: EntryTable, leaf: number): Int32Array {
+  let upward = new Int32Array(256);
   let length = 0;
-  for (let current = leaf; current >= 0; length++) {
+  for (let current = leaf; current >= 0; ) {
+    if (length === upward.length) {
+      const grown = new Int32Array(length * 2);
+      grown.set(upward);
+      upward = grown;
+    }
+    upward[length++] = current;
     const parent = table.parentOf(current);
     if (parent >= current) return Int32Array.from(walkWithVisitedSet(table, leaf));
     current = parent;
   }
-  const upward = new Int32Array(length);
-  for (let at = 0, current = leaf; at < length; at++) {
-    upward[at] = current;
-    current = table.parentOf(current);
-  }
-  return upward;
+  return upward.subarray(0, length);
 }
 
 /**
