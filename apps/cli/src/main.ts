@@ -10,7 +10,7 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 
 /**
  * The `arbor` process: runs the command of `process.argv`, then exits with its code. (A function, not
- * top-level `await`: the bin is built as one CommonJS file, which starts faster than ES modules.)
+ * top-level `await`: the bin is built as CommonJS chunks, which start faster than ES modules.)
  */
 async function main(): Promise<void> {
   installTerminationHandlers();

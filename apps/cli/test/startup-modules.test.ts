@@ -76,10 +76,11 @@ function traced(
 }
 
 /**
- * The bin is one CommonJS file with the Arbor packages inlined, so which of their modules run cannot be
- * traced from outside; the build's module graph (`dist/metafile-cjs.json`) tells it instead: a module
- * reached from `src/main.ts` by static imports runs at start-up, one behind a dynamic `import()` (each
- * command's module) only when that import runs (esbuild wraps it in an init function).
+ * The bin is built from CommonJS chunks with the Arbor packages inlined (scripts/build-bin.mjs), so
+ * which of their modules run cannot be traced from outside; the build's module graph
+ * (`dist/metafile-cjs.json`) tells it instead: a module reached from `src/main.ts` by static imports
+ * runs at start-up, one behind a dynamic `import()` (each command's module) only when that import runs
+ * (it is in another chunk, required then).
  */
 interface BuildGraph {
   inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
