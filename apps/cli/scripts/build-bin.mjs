@@ -37,6 +37,7 @@ const MODULE_URL = 'var __arborModuleUrl = require("node:url").pathToFileURL(__f
 const CHUNK_IMPORT = /\b(require|import)\("\.\/([\w-]+)\.js"\)/g;
 
 fs.rmSync(stage, { recursive: true, force: true });
+fs.mkdirSync(dist, { recursive: true });
 for (const name of fs.readdirSync(dist, { withFileTypes: true })) {
   // dist/viewer/ belongs to the viewer's build (tsup), which may run at the same time.
   if (name.isFile()) fs.rmSync(path.join(dist, name.name));
