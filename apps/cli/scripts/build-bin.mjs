@@ -31,8 +31,9 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"))
 const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !name.startsWith("@arbor/"));
 
 const USE_STRICT = '"use strict";\n';
-/** What `import.meta.url` is replaced by in a CommonJS chunk: the chunk's file URL. */
-const MODULE_URL = 'var __arborModuleUrl = require("node:url").pathToFileURL(__filename).href;\n';
+/** What `import.meta.url` is replaced by in a CommonJS chunk (only one that uses it): its file URL. */
+const MODULE_URL_NAME = "__arborModuleUrl";
+const MODULE_URL = `var ${MODULE_URL_NAME} = require("node:url").pathToFileURL(__filename).href;\n`;
 /** A chunk's import of another chunk, as step 1 writes it. */
 const CHUNK_IMPORT = /\b(require|import)\("\.\/([\w-]+)\.js"\)/g;
 
@@ -71,7 +72,7 @@ await esbuild.build({
   outdir: dist,
   outExtension: { ".js": ".cjs" },
   sourcemap: "linked",
-  define: { "import.meta.url": "__arborModuleUrl" },
+  define: { "import.meta.url": MODULE_URL_NAME },
   logLevel: "warning",
 });
 
@@ -84,9 +85,11 @@ for (const file of chunks) {
         ? `require("./${name}.cjs")`
         : `Promise.resolve().then(() => require("./${name}.cjs"))`,
     );
-  // After the "use strict" directive (a statement before it would make the chunk sloppy-mode code).
-  const strict = code.startsWith(USE_STRICT) ? USE_STRICT.length : 0;
-  code = `${code.slice(0, strict)}${MODULE_URL}${code.slice(strict)}`;
+  if (code.includes(MODULE_URL_NAME)) {
+    // After the "use strict" directive (a statement before it would make the chunk sloppy-mode code).
+    const strict = code.startsWith(USE_STRICT) ? USE_STRICT.length : 0;
+    code = `${code.slice(0, strict)}${MODULE_URL}${code.slice(strict)}`;
+  }
   if (file === "main.js") code = `#!/usr/bin/env node\n${code}`;
   fs.writeFileSync(out, code);
   if (file === "main.js") fs.chmodSync(out, 0o755);
