@@ -6,9 +6,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { join } from "node:path";
 import { writeSessionFile } from "./generate-session.mjs";
 
-/** Where generated sessions are cached (`ARBOR_BENCH_DIR`, default /tmp/arbor-bench). */
 /**
- * The built CLI of the checkout at `root`: `apps/cli/dist/main.cjs` (one CommonJS file since
+ * The built CLI of the checkout at `root`: `apps/cli/dist/main.cjs` (CommonJS chunks since
  * 2026-12-03), or `main.js` in a build of an older commit (the `--old` builds of the comparisons).
  */
 export function builtCliPath(root) {
@@ -16,6 +15,7 @@ export function builtCliPath(root) {
   return existsSync(cjs) ? cjs : join(root, "apps", "cli", "dist", "main.js");
 }
 
+/** Where generated sessions are cached (`ARBOR_BENCH_DIR`, default /tmp/arbor-bench). */
 export const BENCH_WORK_DIR = process.env.ARBOR_BENCH_DIR ?? "/tmp/arbor-bench";
 
 /**
