@@ -18,6 +18,11 @@
  * bench/session-store-worker.mjs). `node -e 0` is counted too: what any node process costs before
  * it runs a line of its own (Node 20 spends about 40% of it starting OpenSSL). Prints a Markdown
  * table of millions of instructions, each Arbor build's ratio to pi in parentheses.
+ *
+ * The bin's V8 code caches (`apps/cli/dist/*.cjs.v8cache`) are made without `--single-threaded`, a
+ * flag V8 counts when it checks a cache: under this count V8 refuses them and every chunk compiles
+ * from its source, so the count leaves out what the caches save (~10% of `arbor inspect` on a small
+ * session; to see it, train the caches with the flag: docs/wip/README.md).
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Builds the `arbor` bin: `dist/main.cjs` and the CommonJS chunks it requires, with the Arbor
+ * Builds the `arbor` bin: `dist/main.cjs`, the CommonJS chunks it loads and their V8 code caches, with the Arbor
  * packages built in (their published ES modules, inlined) and the dependencies of package.json
  * (provider SDKs, tokenizer, zod, jiti, pg) left to `require`/`import` at run time.
  *
@@ -16,10 +16,17 @@
  *    written to `dist/` as `.cjs`; a chunk's `import("./chunk.js")` of another chunk becomes a
  *    `require` in a resolved promise (same result, no ES module loader), static imports `require`.
  *
+ * 3. `dist/main.cjs` is the loader (scripts/bin-loader.cjs), which runs `dist/cli.cjs` (src/main.ts);
+ * 4. training runs of the built bin (offline commands on examples/todo-api-pagination.jsonl, with
+ *    scripts/code-cache-trainer.cjs preloaded) write each chunk's V8 code cache, `<chunk>.cjs.v8cache`,
+ *    which the loader hands to V8 (bin-loader.cjs says when a cache is used and when V8 ignores it).
+ *
  * `import.meta.url` (used to find the export viewer and to `createRequire`) is each chunk's own file
  * URL. The module graph of step 1 is written to `dist/metafile-cjs.json` (the start-up tests read it).
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
@@ -40,13 +47,13 @@ const CHUNK_IMPORT = /\b(require|import)\("\.\/([\w-]+)\.js"\)/g;
 fs.rmSync(stage, { recursive: true, force: true });
 fs.mkdirSync(dist, { recursive: true });
 for (const name of fs.readdirSync(dist, { withFileTypes: true })) {
-  // dist/viewer/ belongs to the viewer's build (tsup), which may run at the same time.
+  // dist/viewer/ is the viewer's build (tsup, run first: `arbor export --html` needs it to train).
   if (name.isFile()) fs.rmSync(path.join(dist, name.name));
 }
 
 const esm = await esbuild.build({
   absWorkingDir: root,
-  entryPoints: { main: "src/main.ts" },
+  entryPoints: { cli: "src/main.ts" },
   bundle: true,
   splitting: true,
   format: "esm",
@@ -90,10 +97,55 @@ for (const file of chunks) {
     const strict = code.startsWith(USE_STRICT) ? USE_STRICT.length : 0;
     code = `${code.slice(0, strict)}${MODULE_URL}${code.slice(strict)}`;
   }
-  if (file === "main.js") code = `#!/usr/bin/env node\n${code}`;
   fs.writeFileSync(out, code);
-  if (file === "main.js") fs.chmodSync(out, 0o755);
 }
 fs.writeFileSync(path.join(dist, "metafile-cjs.json"), JSON.stringify(esm.metafile));
 fs.rmSync(stage, { recursive: true, force: true });
-console.log(`built ${chunks.length} chunks into ${path.relative(process.cwd(), dist) || "."}`);
+const bin = path.join(dist, "main.cjs");
+fs.copyFileSync(path.join(root, "scripts/bin-loader.cjs"), bin);
+fs.chmodSync(bin, 0o755);
+const cached = trainCodeCache();
+console.log(
+  `built ${chunks.length} chunks into ${path.relative(process.cwd(), dist) || "."} (${cached} with a code cache)`,
+);
+
+/**
+ * Runs the built bin's offline commands with the trainer preloaded, in an empty home and folder and
+ * with no provider key in the environment; returns how many chunks got a cache. A failed run fails
+ * the build (the bin it would ship does not work).
+ */
+function trainCodeCache() {
+  const session = path.resolve(root, "../../examples/todo-api-pagination.jsonl");
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-code-cache-"));
+  const env = { PATH: process.env.PATH ?? "", HOME: scratch, ARBOR_HOME: path.join(scratch, "home") };
+  const runs = [
+    ["--version"],
+    ["--help"],
+    ["inspect", session, "--json"],
+    ["inspect", session],
+    ["tree", session],
+    ["check", session],
+    ["export", session, "--md", "-o", "-"],
+    ["export", session, "--html", "-o", path.join(scratch, "page.html")],
+    ["sessions"],
+    ["models"],
+    ["trust", "--list"],
+    ["compact", path.join(scratch, "compacted.jsonl"), "--offline"],
+  ];
+  fs.copyFileSync(session, path.join(scratch, "compacted.jsonl"));
+  try {
+    for (const args of runs) {
+      const run = spawnSync(
+        process.execPath,
+        ["--require", path.join(root, "scripts/code-cache-trainer.cjs"), bin, ...args],
+        { cwd: scratch, env, encoding: "utf8" },
+      );
+      if (run.status !== 0) {
+        throw new Error(`training run \`arbor ${args.join(" ")}\` exited ${run.status}: ${run.stderr}`);
+      }
+    }
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+  return fs.readdirSync(dist).filter((file) => file.endsWith(".v8cache")).length;
+}
