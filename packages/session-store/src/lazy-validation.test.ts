@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentMessage } from "@arbor/agent-loop";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { usage } from "./__fixtures__/entry-builders";
 import { createSessionStore } from "./create-session-store";
 import { openSessionStore } from "./open-session-store";
@@ -104,6 +104,91 @@ describe("getPathIds", () => {
     expect(store.issues.map((issue) => issue.entryId)).toEqual([turnIds[2]]);
     expect(store.getPathIds()).not.toContain(turnIds[2]);
     expect(store.getPathIds()).toEqual(branch.map((e) => e.id));
+    store.close();
+  });
+});
+
+describe("getPathIdsJson", () => {
+  /** Both ways the store keeps a file's records: objects, and the columns of a large file. */
+  const layouts = [
+    ["records as objects", {}],
+    ["records as columns", { recordColumnsMinBytes: 0 }],
+  ] as const;
+
+  it.each(layouts)("is JSON.stringify(getPathIds(id)) to the byte, with %s", (_name, storage) => {
+    const { turnIds, sideId } = writeSession();
+    const store = openSessionStore(file, { storage: { readOnly: true, ...storage } });
+    for (const id of [undefined, sideId, turnIds[7], turnIds[0], "no-such-id"]) {
+      expect(store.getPathIdsJson(id)).toBe(JSON.stringify(store.getPathIds(id)));
+    }
+    expect(JSON.parse(store.getPathIdsJson())).toHaveLength(store.getBranch().length);
+    expect(store.validatedEntryCount).toBe(store.getBranch().length);
+    store.close();
+  });
+
+  it.each(layouts)("escapes what JSON escapes in ids of any length, with %s", (_name, storage) => {
+    const ids = [
+      'abc"defg',
+      "back\\sl",
+      "ctl\u0001\u001f",
+      "é9",
+      "a-much-longer-id",
+      "\u2028x",
+      "12345678",
+      "x",
+    ];
+    const lines = [
+      JSON.stringify({
+        type: "session",
+        version: 3,
+        id: "s",
+        timestamp: "2026-01-01T00:00:00.000Z",
+        cwd: "/p",
+      }),
+    ];
+    ids.forEach((id, at) => {
+      const entry = {
+        type: "message",
+        id,
+        parentId: at === 0 ? null : ids[at - 1],
+        timestamp: "2026-01-01T00:00:01.000Z",
+      };
+      lines.push(JSON.stringify({ ...entry, message: { role: "user", content: `m${at}`, timestamp: 1 } }));
+    });
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const store = openSessionStore(file, { storage: { readOnly: true, ...storage } });
+    expect(store.getPathIds()).toEqual(ids);
+    expect(store.getPathIdsJson()).toBe(JSON.stringify(ids));
+    expect(store.getPathIdsJson("ctl\u0001\u001f")).toBe(JSON.stringify(ids.slice(0, 3)));
+    store.close();
+  });
+
+  it("copies plain ids the columns keep as bytes, and stringifies only the others", () => {
+    const { turnIds } = writeSession();
+    const store = openSessionStore(file, { storage: { readOnly: true, recordColumnsMinBytes: 0 } });
+    const stringify = vi.spyOn(JSON, "stringify");
+    try {
+      expect(JSON.parse(store.getPathIdsJson())).toContain(turnIds[19]);
+      expect(stringify).not.toHaveBeenCalled();
+    } finally {
+      stringify.mockRestore();
+      store.close();
+    }
+  });
+
+  it.each(layouts)("leaves out an entry already found invalid, with %s", (_name, storage) => {
+    const { turnIds } = writeSession();
+    const lines = readFileSync(file, "utf8").split("\n");
+    const at = lines.findIndex((line) => line.includes(`"id":"${turnIds[2]}"`));
+    const entry = JSON.parse(lines[at] as string);
+    entry.message.content = 123;
+    lines[at] = JSON.stringify(entry);
+    writeFileSync(file, lines.join("\n"));
+    const store = openSessionStore(file, { storage: { readOnly: true, ...storage } });
+    expect(JSON.parse(store.getPathIdsJson())).toContain(turnIds[2]);
+    store.getBranch();
+    expect(JSON.parse(store.getPathIdsJson())).not.toContain(turnIds[2]);
+    expect(store.getPathIdsJson()).toBe(JSON.stringify(store.getPathIds()));
     store.close();
   });
 });

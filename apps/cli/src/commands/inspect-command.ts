@@ -4,7 +4,7 @@ import { assembleSystemPrompt } from "../agent/assemble-system-prompt";
 import { describeSystemPrompt, summarizeSystemPrompt } from "../agent/describe-system-prompt";
 import type { CliIo } from "../cli-io";
 import { describeModel } from "../format/describe-model";
-import { safeJsonStringify } from "../format/safe-json-stringify";
+import { safeJsonStringifyWithRawFields } from "../format/safe-json-stringify";
 import { buildInspectReport } from "../inspect/build-inspect-report";
 import { formatInspectReport } from "../inspect/format-inspect-report";
 import { refuseDamagedSession } from "../sessions/open-session-file";
@@ -46,7 +46,8 @@ export async function runInspectCommand(command: InspectInput, io: CliIo): Promi
     // The suffix of the path the projection draws from: all that the estimate and the compaction
     // preview depend on (the rest of the path is never read on a long session).
     const branch = leafId === null ? [] : store.getBranch(leafId, { sinceLatestCompaction: true });
-    const path = leafId === null ? [] : store.getPathIds(leafId);
+    // With --json the path is written from the store's JSON text of it (no string per id).
+    const path = leafId === null || command.json ? [] : store.getPathIds(leafId);
     const config = loadOfflineConfig(io, { projectModels: false });
     const compaction = resolveOfflineCompaction(command.keepRecentTokens, {
       settings: config.settings,
@@ -80,7 +81,12 @@ export async function runInspectCommand(command: InspectInput, io: CliIo): Promi
     });
     if (command.json) {
       refuseDamagedSession(store);
-      io.stdout.write(`${safeJsonStringify({ ...report, validation: validation() })}\n`);
+      const pathJson = leafId === null ? "[]" : store.getPathIdsJson(leafId);
+      const json = safeJsonStringifyWithRawFields(
+        { ...report, validation: validation() },
+        { path: pathJson },
+      );
+      io.stdout.write(`${json}\n`);
       return 0;
     }
     const labels = [...store.getLabels()].map(([targetId, resolved]) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeJsonStringify } from "./safe-json-stringify";
+import { safeJsonStringify, safeJsonStringifyWithRawFields } from "./safe-json-stringify";
 
 describe("safeJsonStringify", () => {
   it("escapes C0, DEL, C1, separators and bidi overrides, and stays the same JSON value", () => {
@@ -17,5 +17,29 @@ describe("safeJsonStringify", () => {
     expect(safeJsonStringify({ a: 1, b: 2 }, (key, value) => (key === "b" ? undefined : value))).toBe(
       '{"a":1}',
     );
+  });
+});
+
+describe("safeJsonStringifyWithRawFields", () => {
+  const value = {
+    id: "s\u2028",
+    path: ["placeholder"],
+    nested: { when: new Date(0), skip: undefined, list: [1, "x"] },
+    gone: undefined,
+    fn: () => 1,
+    last: null,
+  };
+
+  it("is safeJsonStringify of the object with the raw fields' values, in the object's key order", () => {
+    const path = ["a1b2c3d4", 'q"uote', "sep\u2029", "bidi\u202e"];
+    const json = safeJsonStringifyWithRawFields(value, { path: JSON.stringify(path) });
+    expect(json).toBe(safeJsonStringify({ ...value, path }));
+    expect(Object.keys(JSON.parse(json))).toEqual(["id", "path", "nested", "last"]);
+  });
+
+  it("writes a raw field only where the object has the key", () => {
+    expect(safeJsonStringifyWithRawFields({ a: 1 }, { b: "[2]" })).toBe('{"a":1}');
+    expect(safeJsonStringifyWithRawFields({}, {})).toBe("{}");
+    expect(safeJsonStringifyWithRawFields({ a: undefined, b: 2 }, { a: "[]" })).toBe('{"a":[],"b":2}');
   });
 });

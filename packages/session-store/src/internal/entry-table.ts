@@ -109,6 +109,19 @@ export class EntryTable {
     return index < this.loadedCount ? this.loaded.idOf(index) : this.appendedAt(index).id;
   }
 
+  /** True when the loaded records may keep ids as bytes (see {@link EntryTable.copyIdBytes}). */
+  get keepsIdBytes(): boolean {
+    return this.loaded.copyIdBytes !== undefined;
+  }
+
+  /**
+   * Copies entry `index`'s id into `out` at `at` as ASCII bytes when the loaded records keep it so
+   * (see `RecordColumns.copyIdBytes`) and returns how many; 0 otherwise (ask {@link EntryTable.idOf}).
+   */
+  copyIdBytes(index: number, out: Uint8Array, at: number): number {
+    return index < this.loadedCount ? (this.loaded.copyIdBytes?.(index, out, at) ?? 0) : 0;
+  }
+
   /** True when entry `index` has an id (asked without making the id a string). */
   hasId(index: number): boolean {
     return index < this.loadedCount ? this.loaded.hasId(index) : this.appendedAt(index).id !== undefined;

@@ -24,6 +24,12 @@ export interface RecordColumns {
    * without reading each record (columns keep their types as codes of a small dictionary).
    */
   knownTypes?(): readonly string[];
+  /**
+   * Optional: copies the bytes of the record's id into `out` at `at` when the columns keep it as
+   * ASCII bytes (at most 8) and returns how many; 0 when they do not (the id is then read with
+   * `idOf`). `out` must have room for 8 bytes at `at`.
+   */
+  copyIdBytes?(index: number, out: Uint8Array, at: number): number;
 }
 
 /** {@link RecordColumns} over an array of records (a custom backend's, or migrated entries'). */

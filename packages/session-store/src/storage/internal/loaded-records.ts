@@ -34,6 +34,10 @@ export class LoadedRecords implements RecordColumns {
     return this.ids.has(index);
   }
 
+  copyIdBytes(index: number, out: Uint8Array, at: number): number {
+    return this.ids.copyIdBytes(index, out, at);
+  }
+
   typeOf(index: number): string {
     return this.types.get(index) as string;
   }
