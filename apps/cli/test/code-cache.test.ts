@@ -122,6 +122,14 @@ describe("the bin's code cache", { timeout: 60_000 }, () => {
     });
     afterAll(() => fs.rmSync(copy, { recursive: true, force: true }));
 
+    it("the caches still serve from another folder (a cache names no path)", () => {
+      const moved = recorded(["inspect", EXAMPLE, "--json"], { bin: path.join(copy, "main.cjs") });
+      const fromVm = moved.compiled.filter((entry) => entry.by === "vm");
+      expect(fromVm.length).toBeGreaterThan(8);
+      expect(fromVm.every((entry) => entry.file.startsWith(copy))).toBe(true);
+      expect(fromVm.filter((entry) => entry.cache !== "used")).toEqual([]);
+    });
+
     it.each([
       ["cut in half", (bytes: Buffer) => bytes.subarray(0, bytes.length >> 1)],
       ["filled with other bytes", (bytes: Buffer) => Buffer.alloc(bytes.length, 0x5a)],
