@@ -108,7 +108,7 @@ describe("getPathIds", () => {
   });
 });
 
-describe("getPathIdsJson", () => {
+describe("getPathIdsJson and getPathLength", () => {
   /** Both ways the store keeps a file's records: objects, and the columns of a large file. */
   const layouts = [
     ["records as objects", {}],
@@ -120,7 +120,10 @@ describe("getPathIdsJson", () => {
     const store = openSessionStore(file, { storage: { readOnly: true, ...storage } });
     for (const id of [undefined, sideId, turnIds[7], turnIds[0], "no-such-id"]) {
       expect(store.getPathIdsJson(id)).toBe(JSON.stringify(store.getPathIds(id)));
+      expect(store.getPathLength(id)).toBe(store.getPathIds(id).length);
     }
+    expect(store.getPathLength()).toBeGreaterThan(20);
+    expect(store.getPathLength("no-such-id")).toBe(0);
     expect(JSON.parse(store.getPathIdsJson())).toHaveLength(store.getBranch().length);
     expect(store.validatedEntryCount).toBe(store.getBranch().length);
     store.close();
@@ -186,8 +189,10 @@ describe("getPathIdsJson", () => {
     writeFileSync(file, lines.join("\n"));
     const store = openSessionStore(file, { storage: { readOnly: true, ...storage } });
     expect(JSON.parse(store.getPathIdsJson())).toContain(turnIds[2]);
+    const before = store.getPathLength();
     store.getBranch();
     expect(JSON.parse(store.getPathIdsJson())).not.toContain(turnIds[2]);
+    expect(store.getPathLength()).toBe(before - 1);
     expect(store.getPathIdsJson()).toBe(JSON.stringify(store.getPathIds()));
     store.close();
   });

@@ -235,6 +235,19 @@ export class SessionView {
     });
   }
 
+  /**
+   * How many ids {@link getPathIds} gives for `fromId`, without making them: the entries on the path
+   * that have an id and are not known to be invalid (0 for an unknown id or an empty leaf).
+   */
+  getPathLength(fromId?: string): number {
+    return this.tolerateCorruptLines(() => {
+      const upward = walkToRoot(this.table, this.indexOrNone(fromId));
+      let length = 0;
+      for (const index of upward) if (this.table.hasId(index) && !this.table.isInvalid(index)) length++;
+      return length;
+    });
+  }
+
   /** The index of entry `fromId` (the leaf when it is `undefined`), or -1 when there is none. */
   private indexOrNone(fromId: string | undefined): number {
     return fromId === undefined ? this.leaf : (this.table.indexOf(fromId) ?? -1);

@@ -46,8 +46,9 @@ export async function runInspectCommand(command: InspectInput, io: CliIo): Promi
     // The suffix of the path the projection draws from: all that the estimate and the compaction
     // preview depend on (the rest of the path is never read on a long session).
     const branch = leafId === null ? [] : store.getBranch(leafId, { sinceLatestCompaction: true });
-    // With --json the path is written from the store's JSON text of it (no string per id).
-    const path = leafId === null || command.json ? [] : store.getPathIds(leafId);
+    // The path's ids are not made here: --json writes them from the store's JSON text of them, the
+    // text form shows how many there are.
+    const path: string[] = [];
     const config = loadOfflineConfig(io, { projectModels: false });
     const compaction = resolveOfflineCompaction(command.keepRecentTokens, {
       settings: config.settings,
@@ -102,6 +103,7 @@ export async function runInspectCommand(command: InspectInput, io: CliIo): Promi
           file: command.file,
           name,
           entryCount: store.getEntryCount(),
+          pathLength: leafId === null ? 0 : store.getPathLength(leafId),
           leafSource: command.leafId === undefined ? "file" : "flag",
           model: describeModel(projection.model),
           thinkingLevel: projection.thinkingLevel,

@@ -8,6 +8,8 @@ export interface InspectTextContext {
   file: string;
   name: string | undefined;
   entryCount: number;
+  /** Entries on the path from the root to the leaf (`getPathLength`). */
+  pathLength: number;
   leafSource: "file" | "flag";
   model: string | undefined;
   thinkingLevel: string;
@@ -74,7 +76,7 @@ export function formatInspectReport(report: InspectReport, context: InspectTextC
   if (context.name) field("Name", context.name);
   field(
     "Entries",
-    `${formatInteger(context.entryCount)} in the file, ${formatInteger(report.path.length)} on the path to the leaf`,
+    `${formatInteger(context.entryCount)} in the file, ${formatInteger(context.pathLength)} on the path to the leaf`,
   );
   field(
     "Leaf",
