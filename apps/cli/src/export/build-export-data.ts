@@ -122,6 +122,10 @@ interface EntryTable {
   indexOf: Map<string, number>;
 }
 
+function headFacts(table: EntryTable): HeadFacts {
+  return { indexOf: (id) => table.indexOf.get(id), entryCount: table.entries.length };
+}
+
 function entryTable(view: SessionStore): EntryTable {
   const entries = view.getEntries();
   const indexOf = new Map<string, number>();
@@ -129,9 +133,15 @@ function entryTable(view: SessionStore): EntryTable {
   return { entries, indexOf };
 }
 
-function buildHead(view: SessionStore, table: EntryTable, options: BuildExportDataOptions): ExportHead {
+/** Where the head finds entries: by index in the exported entries (-1 without a table), and how many. */
+interface HeadFacts {
+  indexOf: (id: string) => number | undefined;
+  entryCount: number;
+}
+
+function buildHead(view: SessionStore, table: HeadFacts, options: BuildExportDataOptions): ExportHead {
   const leafId = options.leafId === undefined ? view.leafId : options.leafId;
-  const activeLeaf = leafId === null ? -1 : (table.indexOf.get(leafId) ?? Number.NaN);
+  const activeLeaf = leafId === null ? -1 : (table.indexOf(leafId) ?? Number.NaN);
   if (Number.isNaN(activeLeaf)) throw new Error(`buildExportData: no entry ${leafId}`);
   const projection = view.getProjection(leafId);
   const model = describeModel(projection.model) ?? null;
@@ -142,16 +152,20 @@ function buildHead(view: SessionStore, table: EntryTable, options: BuildExportDa
       name: view.getSessionName() ?? null,
       file: options.fileName,
       cwd: typeof view.header.cwd === "string" ? view.header.cwd : null,
-      entryCount: table.entries.length,
+      entryCount: table.entryCount,
       model,
       thinkingLevel: projection.thinkingLevel ?? null,
       exportedAt: options.exportedAt,
       arborVersion: options.arborVersion,
     },
     activeLeaf,
-    fileLeaf: view.leafId === null ? -1 : (table.indexOf.get(view.leafId) ?? -1),
+    fileLeaf: view.leafId === null ? -1 : (table.indexOf(view.leafId) ?? -1),
+    // The part of the path from the latest compaction is all the estimate depends on.
     activeContextTokens:
-      leafId === null ? null : estimateProjectedContextTokens(projection, view.getBranch(leafId)).tokens,
+      leafId === null
+        ? null
+        : estimateProjectedContextTokens(projection, view.getBranch(leafId, { sinceLatestCompaction: true }))
+            .tokens,
     clipChars: options.clipChars,
   };
 }
@@ -173,7 +187,7 @@ export function buildExportStream(
   indexOf: ReadonlyMap<string, number>;
 } {
   const table = entryTable(view);
-  const head = buildHead(view, table, options);
+  const head = buildHead(view, headFacts(table), options);
   function* chunks(): Generator<ExportEntry[]> {
     for (let start = 0; start < table.entries.length; start += chunkSize) {
       yield table.entries
@@ -198,7 +212,31 @@ export function buildExportStream(
 export function buildExportData(view: SessionStore, options: BuildExportDataOptions): ExportData {
   const table = entryTable(view);
   return {
-    ...buildHead(view, table, options),
+    ...buildHead(view, headFacts(table), options),
     entries: table.entries.map((entry) => exportEntry(entry, table.indexOf, view, options)),
   };
+}
+
+/**
+ * What a Markdown export needs, without the session's entries in memory: the head (whose
+ * `activeLeaf` and `fileLeaf` are -1: there is no table of exported entries), the leaf, and the
+ * path's entries from the root, each read and made when it is asked for and not kept. An entry's
+ * indices (`parent`, a compaction's `firstKept`, an edit's `target`) are -1: the Markdown names
+ * entries by id. Same texts as {@link buildExportData}'s entries.
+ */
+export function buildPathExportStream(
+  view: SessionStore,
+  options: BuildExportDataOptions,
+): { head: ExportHead; leafId: string | null; pathLength: number; entries: () => Generator<ExportEntry> } {
+  const head = buildHead(view, { indexOf: () => -1, entryCount: view.getEntryCount() }, options);
+  const leafId = options.leafId === undefined ? view.leafId : options.leafId;
+  const ids = leafId === null ? [] : view.getPathIds(leafId);
+  const noIndices = new Map<string, number>();
+  function* entries(): Generator<ExportEntry> {
+    for (const id of ids) {
+      const entry = view.getEntry(id);
+      if (entry !== undefined) yield exportEntry(entry, noIndices, view, options);
+    }
+  }
+  return { head, leafId, pathLength: ids.length, entries };
 }

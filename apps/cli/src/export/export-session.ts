@@ -2,11 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SessionStore } from "@arbor/session-store";
 import { CliError } from "../cli-error";
-import { buildExportStream } from "./build-export-data";
-import type { ExportEntry } from "./export-data";
+import { buildExportStream, buildPathExportStream } from "./build-export-data";
 import { loadViewerScript } from "./load-viewer-script";
 import { EXPORT_ENTRIES_PER_CHUNK, renderExportHtmlParts } from "./render-export-html";
-import { renderExportMarkdown } from "./render-export-markdown";
+import { renderExportMarkdownParts } from "./render-export-markdown";
 import { renderUsageChart, usageSeries } from "./render-usage-chart";
 import { DEFAULT_EXPORT_CLIP_CHARS } from "./to-export-message";
 
@@ -90,29 +89,30 @@ export function exportSession(store: SessionStore, options: ExportSessionOptions
       `-o ${options.output ?? file}: that is the session file itself; choose another output`,
     );
   }
-  const { head, chunks, entryAt, indexOf } = buildExportStream(
-    store,
-    {
-      leafId: options.leafId,
-      fileName: store.path ? path.basename(store.path) : "(not saved)",
-      exportedAt: (options.now ?? new Date()).toISOString(),
-      arborVersion: options.arborVersion,
-      clipChars: DEFAULT_EXPORT_CLIP_CHARS,
-    },
-    EXPORT_ENTRIES_PER_CHUNK,
-  );
-  const leafId = options.leafId ?? store.leafId;
-  const branch = leafId === null ? [] : store.getBranch(leafId);
+  const buildOptions = {
+    leafId: options.leafId,
+    fileName: store.path ? path.basename(store.path) : "(not saved)",
+    exportedAt: (options.now ?? new Date()).toISOString(),
+    arborVersion: options.arborVersion,
+    clipChars: DEFAULT_EXPORT_CLIP_CHARS,
+  };
   let parts: Iterable<string>;
+  let pathLength: number;
+  let entryCount: number;
   if (options.format === "html") {
+    const { head, chunks } = buildExportStream(store, buildOptions, EXPORT_ENTRIES_PER_CHUNK);
+    const leafId = options.leafId ?? store.leafId;
+    const branch = leafId === null ? [] : store.getBranch(leafId);
     const chart = renderUsageChart(usageSeries(branch), `${head.session.file}: context and cost per request`);
     parts = renderExportHtmlParts(head, chunks(), loadViewerScript(), chart);
+    pathLength = branch.length;
+    entryCount = head.session.entryCount;
   } else {
-    // Only the entries of the path are built (a sparse array indexed in file order).
-    const entries: ExportEntry[] = [];
-    const pathIndices = branch.map((entry) => indexOf.get(entry.id) as number);
-    for (const index of pathIndices) entries[index] = entryAt(index);
-    parts = [renderExportMarkdown({ ...head, entries }, pathIndices)];
+    // The path's entries are read, made into text and written one after another: none is kept.
+    const stream = buildPathExportStream(store, buildOptions);
+    parts = renderExportMarkdownParts(stream.head, stream.leafId, stream.pathLength, stream.entries());
+    pathLength = stream.pathLength;
+    entryCount = stream.head.session.entryCount;
   }
   let bytes = 0;
   if (file === undefined) {
@@ -123,5 +123,5 @@ export function exportSession(store: SessionStore, options: ExportSessionOptions
   } else {
     bytes = writeAtomically(file, parts);
   }
-  return { file, bytes, entries: head.session.entryCount, pathLength: branch.length };
+  return { file, bytes, entries: entryCount, pathLength };
 }

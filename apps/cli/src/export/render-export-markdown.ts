@@ -1,3 +1,4 @@
+import type { ExportHead } from "./build-export-data";
 import type { ExportBlock, ExportData, ExportEntry, ExportMessage } from "./export-data";
 import { fencedBlock, inlineText, neutralizeMarkdown } from "./neutralize-markdown";
 
@@ -71,6 +72,9 @@ function entrySection(entry: ExportEntry): string {
   return `_${inlineText(entry.kind)} ${id}: ${inlineText(entry.detail ?? entry.preview)}_`;
 }
 
+/** Text gathered before a part is handed on by {@link renderExportMarkdownParts}. */
+const PART_CHARS = 1 << 20;
+
 /**
  * The Markdown export: a header with the session's facts, then every entry of the path from the root
  * to `leaf` in order: messages as sections (user and assistant text as Markdown, tool output and
@@ -79,19 +83,43 @@ function entrySection(entry: ExportEntry): string {
  * `fencedBlock`, `inlineText`). Pure.
  */
 export function renderExportMarkdown(data: ExportData, path: readonly number[]): string {
-  const session = data.session;
-  const leaf = data.entries[data.activeLeaf];
+  const leafId = data.entries[data.activeLeaf]?.id ?? null;
+  const entries = path.map((index) => data.entries[index] as ExportEntry);
+  return [...renderExportMarkdownParts(data, leafId, entries.length, entries)].join("");
+}
+
+/**
+ * {@link renderExportMarkdown} as parts of about a megabyte each, from the path's entries as they
+ * come (`path`: `pathLength` entries in order from the root, each made when it is asked for), so a
+ * session of any size is exported without holding its path or its text. The parts joined are
+ * `renderExportMarkdown`'s text.
+ */
+export function* renderExportMarkdownParts(
+  head: ExportHead,
+  leafId: string | null,
+  pathLength: number,
+  path: Iterable<ExportEntry>,
+): Generator<string> {
+  const session = head.session;
   const header = [
     `# ${inlineText(session.name ?? `Session ${session.id}`)}`,
     "",
     `- Session: \`${inlineText(session.id).replace(/`/g, "")}\` (${inlineText(session.file)})`,
-    `- Path: ${count(path.length)} of ${count(session.entryCount)} entries, to the leaf \`${inlineText(leaf?.id ?? "(none)").replace(/`/g, "")}\``,
+    `- Path: ${count(pathLength)} of ${count(session.entryCount)} entries, to the leaf \`${inlineText(leafId ?? "(none)").replace(/`/g, "")}\``,
     session.model ? `- Model: ${inlineText(session.model)}` : "",
-    data.activeContextTokens === null
+    head.activeContextTokens === null
       ? ""
-      : `- Context at the leaf: about ${count(data.activeContextTokens)} tokens`,
+      : `- Context at the leaf: about ${count(head.activeContextTokens)} tokens`,
     `- Exported ${inlineText(session.exportedAt)} by arbor ${inlineText(session.arborVersion)}`,
   ].filter((line, index) => index < 2 || line !== "");
-  const sections = path.map((index) => entrySection(data.entries[index] as ExportEntry));
-  return `${header.join("\n")}\n\n---\n\n${sections.join("\n\n")}\n`;
+  let part = `${header.join("\n")}\n\n---\n\n`;
+  let first = true;
+  for (const entry of path) {
+    part += first ? entrySection(entry) : `\n\n${entrySection(entry)}`;
+    first = false;
+    if (part.length < PART_CHARS) continue;
+    yield part;
+    part = "";
+  }
+  yield `${part}\n`;
 }
