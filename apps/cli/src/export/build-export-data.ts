@@ -174,7 +174,10 @@ function buildHead(view: SessionStore, table: HeadFacts, options: BuildExportDat
  * The export of a session in two parts, for large sessions: the head at once, and the entries in file
  * order as chunks of `chunkSize`, each built when it is asked for (so only one chunk of display-ready
  * entries is in memory at a time); `entryAt` builds one entry (for an index in file order, see `indexOf`). Same data
- * and contract as {@link buildExportData}.
+ * and contract as {@link buildExportData}. When every entry of the store was checked already (opened
+ * with `validate: "full"`, as `arbor export` does) and ids are unique, the session's entries are not
+ * held either: each is read from the store as its chunk is made. Otherwise they are read first, all
+ * of them (a line found corrupt on the way would move the entries after it).
  */
 export function buildExportStream(
   view: SessionStore,
@@ -186,6 +189,8 @@ export function buildExportStream(
   entryAt: (index: number) => ExportEntry;
   indexOf: ReadonlyMap<string, number>;
 } {
+  const ids = visibleEntryIds(view);
+  if (ids !== undefined) return streamFromIds(view, ids, options, chunkSize);
   const table = entryTable(view);
   const head = buildHead(view, headFacts(table), options);
   function* chunks(): Generator<ExportEntry[]> {
@@ -198,6 +203,47 @@ export function buildExportStream(
   const entryAt = (index: number) =>
     exportEntry(table.entries[index] as SessionEntry, table.indexOf, view, options);
   return { head, chunks, entryAt, indexOf: table.indexOf };
+}
+
+/**
+ * The ids of the entries `getEntries()` gives, in its order, without reading any entry; `undefined`
+ * unless every entry was checked already (a store opened with `validate: "full"`: no line can turn
+ * out corrupt later and move the others) and the ids are unique (`getTreeLinks`). The entries of the
+ * forest are those: a stray header line or a corrupt line has no links.
+ */
+function visibleEntryIds(view: SessionStore): string[] | undefined {
+  if (view.validatedEntryCount < view.getEntryCount()) return undefined;
+  const links = view.getTreeLinks();
+  if (links === undefined) return undefined;
+  const roots = new Set(links.roots);
+  const ids: string[] = [];
+  for (let entry = 0; entry < links.parent.length; entry++) {
+    if ((links.parent[entry] as number) >= 0 || roots.has(entry)) ids.push(links.id(entry));
+  }
+  return ids;
+}
+
+/** {@link buildExportStream} from the ids of the exported entries: each entry read when its chunk is made, none kept. */
+function streamFromIds(
+  view: SessionStore,
+  ids: readonly string[],
+  options: BuildExportDataOptions,
+  chunkSize: number,
+): ReturnType<typeof buildExportStream> {
+  const indexOf = new Map<string, number>();
+  for (let index = 0; index < ids.length; index++) indexOf.set(ids[index] as string, index);
+  const head = buildHead(view, { indexOf: (id) => indexOf.get(id), entryCount: ids.length }, options);
+  const entryAt = (index: number) =>
+    exportEntry(view.getEntry(ids[index] as string) as SessionEntry, indexOf, view, options);
+  function* chunks(): Generator<ExportEntry[]> {
+    for (let start = 0; start < ids.length; start += chunkSize) {
+      const chunk: ExportEntry[] = [];
+      for (let index = start; index < Math.min(start + chunkSize, ids.length); index++)
+        chunk.push(entryAt(index));
+      yield chunk;
+    }
+  }
+  return { head, chunks, entryAt, indexOf };
 }
 
 /**

@@ -102,10 +102,17 @@ export function exportSession(store: SessionStore, options: ExportSessionOptions
   if (options.format === "html") {
     const { head, chunks } = buildExportStream(store, buildOptions, EXPORT_ENTRIES_PER_CHUNK);
     const leafId = options.leafId ?? store.leafId;
-    const branch = leafId === null ? [] : store.getBranch(leafId);
-    const chart = renderUsageChart(usageSeries(branch), `${head.session.file}: context and cost per request`);
+    const pathIds = leafId === null ? [] : store.getPathIds(leafId);
+    // The path's entries one at a time (a long path is never held whole).
+    function* path() {
+      for (const id of pathIds) {
+        const entry = store.getEntry(id);
+        if (entry !== undefined) yield entry;
+      }
+    }
+    const chart = renderUsageChart(usageSeries(path()), `${head.session.file}: context and cost per request`);
     parts = renderExportHtmlParts(head, chunks(), loadViewerScript(), chart);
-    pathLength = branch.length;
+    pathLength = pathIds.length;
     entryCount = head.session.entryCount;
   } else {
     // The path's entries are read, made into text and written one after another: none is kept.

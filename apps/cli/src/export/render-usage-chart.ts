@@ -12,7 +12,7 @@ export interface UsagePoint {
  * prompt it was answered from (input + cache read + cache write tokens) and the cumulative recorded
  * cost (`usage.cost.total`). Answers without usage (errors, aborted requests) are left out. Pure.
  */
-export function usageSeries(branch: readonly SessionEntry[]): UsagePoint[] {
+export function usageSeries(branch: Iterable<SessionEntry>): UsagePoint[] {
   const points: UsagePoint[] = [];
   let cost = 0;
   for (const entry of branch) {
