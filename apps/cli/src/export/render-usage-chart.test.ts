@@ -51,4 +51,16 @@ describe("usageSeries / renderUsageChart", () => {
     expect(svg).not.toContain("style=");
     expect(renderUsageChart([], "t")).toBe("");
   });
+
+  it("charts a path of a million entries (400,000 answers), its axes up to the largest value", () => {
+    const points = Array.from({ length: 400_000 }, (_, i) => ({
+      contextTokens: i === 123_456 ? 180_000 : 1000 + (i % 5000),
+      cumulativeCostUsd: i / 1000,
+    }));
+    const svg = renderUsageChart(points, "long");
+    // The largest context (180,000) and cost ($400, so $500) set the top ticks; at most ~600 points per line.
+    expect(svg).toContain(">200k</text>");
+    expect(svg).toContain(">$500</text>");
+    for (const line of svg.match(/points="[^"]*"/g) ?? []) expect(line.split(" ").length).toBeLessThan(700);
+  });
 });

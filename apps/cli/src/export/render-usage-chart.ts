@@ -44,7 +44,10 @@ function tick(value: number, dollars: boolean): string {
 
 function panel(x0: number, title: string, values: number[], dollars: boolean): string {
   const maxX = Math.max(1, values.length - 1);
-  const maxY = niceMax(Math.max(0, ...values));
+  // A loop, not Math.max(...values): a path of a million entries has too many points to spread.
+  let top = 0;
+  for (const value of values) if (value > top) top = value;
+  const maxY = niceMax(top);
   const px = (i: number) => x0 + (i / maxX) * PANEL.width;
   const py = (v: number) => PANEL.top + PANEL.height - (v / maxY) * PANEL.height;
   const parts = [

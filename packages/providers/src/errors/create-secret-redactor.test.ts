@@ -55,6 +55,11 @@ describe("createSecretRedactor", () => {
     for (const text of cases) expect(redactor.redact(text), text).toBe("provided: [redacted].");
   });
 
+  it("redacts a text with 200,000 masked echoes (more than a call takes arguments)", () => {
+    const echo = `provided: ****${KEY.slice(-4)}. `;
+    expect(redactor.redact(echo.repeat(200_000))).toBe("provided: [redacted]. ".repeat(200_000));
+  });
+
   it("leaves masks that show too little of the key, or another key, alone", () => {
     expect(redactor.redact("**Note**: wait...")).toBe("**Note**: wait...");
     expect(redactor.redact("key sk-…ab")).toBe("key sk-…ab");

@@ -111,7 +111,8 @@ function redactKnown(
       ranges.push({ start: at, end: at + secret.length });
     }
   }
-  ranges.push(...findMaskedEchoes(text, secrets));
+  // One at a time: a hostile text may hold more echoes than a call takes arguments.
+  for (const echo of findMaskedEchoes(text, secrets)) ranges.push(echo);
   if (ranges.length === 0) return text;
   ranges.sort((a, b) => a.start - b.start);
   const parts: string[] = [];

@@ -61,6 +61,22 @@ describe("where the sidecar index lives (an explicit opt-in)", () => {
     again.close();
   });
 
+  it("keeps the issues of a file with hundreds of thousands of damaged lines (more than a call's arguments)", {
+    timeout: 60_000,
+  }, () => {
+    const path = tmp.file();
+    writeFileSync(path, jsonl(...entries()) + "not json at all\n".repeat(300_000));
+    const writer = createJsonlStorage(path, { sidecarIndex: true, sidecarMinBytes: 0 });
+    expect(writer.load().issues).toHaveLength(300_000);
+    writer.close();
+    const again = createJsonlStorage(path, { sidecarIndex: true, readOnly: true, sidecarMinBytes: 0 });
+    const reloaded = again.load();
+    expect(again.stats().indexUsed).toBe(true);
+    expect(reloaded.issues).toHaveLength(300_000);
+    expect(reloaded.issues.at(-1)?.line).toBe(31 + 300_000);
+    again.close();
+  });
+
   it("in a cache folder (`{ dir }`): written there, also by read-only storages, and used by the next open", () => {
     const path = tmp.file();
     const text = jsonl(...entries());

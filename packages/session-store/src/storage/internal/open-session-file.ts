@@ -104,7 +104,8 @@ function scanOpenFile(
         lineNo: d.coveredLines,
         small: file.size - d.coveredBytes <= SMALL_FILE_BYTES,
       });
-      scanner.issues.push(...d.issues);
+      // One at a time: a damaged file may list more issues than a call takes arguments.
+      for (const issue of d.issues) scanner.issues.push(issue);
       from = d.coveredBytes;
       indexedEnd = d.coveredBytes;
     } else {
