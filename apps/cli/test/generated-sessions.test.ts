@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { estimateTokens } from "@arbor/compaction";
+import { estimateTokens, prepareCompaction } from "@arbor/compaction";
 import { buildSessionPath, buildSessionProjection, type SessionEntry } from "@arbor/session-store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertCliBuilt, REPO_ROOT } from "./helpers/cli-paths";
@@ -106,6 +106,15 @@ describe("offline commands on a generated session", () => {
     });
     expect(run.code).toBe(0);
     const appended = readLastJsonlLine(copy);
+    // compact reads the path from the latest compaction on; the preparation over the whole path,
+    // by the pure functions, cuts at the same place.
+    const whole = prepareCompaction(buildSessionPath(entries, entries.at(-1)?.id as string), {
+      enabled: true,
+      reserveTokens: 0,
+      keepRecentTokens: 3000,
+    });
+    expect(whole?.firstKeptEntryId).toBe(appended.firstKeptEntryId);
+    expect(whole?.tokensBefore).toBe(appended.tokensBefore);
     expect(appended).toMatchObject({
       type: "compaction",
       firstKeptEntryId: planned.firstKeptEntryId,

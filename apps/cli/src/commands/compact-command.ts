@@ -68,7 +68,9 @@ export async function runCompactCommand(
     arborHome: resolveArborHome(io.env ?? process.env),
   });
   try {
-    const branch = store.getBranch();
+    // The path from the latest compaction's first kept entry: all the preparation and the estimates
+    // depend on (the rest of a long session's path is not read).
+    const branch = store.getBranch(undefined, { sinceLatestCompaction: true });
     const projection = store.getProjection();
     if (branch.length === 0) {
       io.stdout.write(`Nothing to compact: ${command.file} has no entries.\n`);
@@ -179,7 +181,10 @@ async function compactPlainly(
     entryId: entry.id,
     firstKeptEntryId: entry.firstKeptEntryId,
     tokensBefore: preparation.tokensBefore,
-    tokensAfter: estimateProjectedContextTokens(store.getProjection(), store.getBranch()).tokens,
+    tokensAfter: estimateProjectedContextTokens(
+      store.getProjection(),
+      store.getBranch(undefined, { sinceLatestCompaction: true }),
+    ).tokens,
   };
 }
 
