@@ -91,12 +91,27 @@ WHERE ${s}.sessions.line_count = 0 RETURNING id`,
         { path: location },
       );
     }
-    await client.query(
-      `INSERT INTO ${s}.session_lines (session_id, seq, kind, entry_id, parent_id, type, role, line)
-SELECT $1, seq - 1, kind, entry_id, parent_id, type, role, line
+    // In batches (one transaction still): one statement carrying every line of a large session
+    // made the driver build a parameter text of several times its size (2.4 GB for 192 MB).
+    for (let from = 0; from < lines.length; ) {
+      const to = batchEnd(lines, from);
+      await client.query(
+        `INSERT INTO ${s}.session_lines (session_id, seq, kind, entry_id, parent_id, type, role, line)
+SELECT $1, $8::integer + seq - 1, kind, entry_id, parent_id, type, role, line
 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS t(kind, entry_id, parent_id, type, role, line, seq)`,
-      [sessionId, kinds, ids, parents, types, roles, lines],
-    );
+        [
+          sessionId,
+          kinds.slice(from, to),
+          ids.slice(from, to),
+          parents.slice(from, to),
+          types.slice(from, to),
+          roles.slice(from, to),
+          lines.slice(from, to),
+          from,
+        ],
+      );
+      from = to;
+    }
     await client.query("COMMIT");
     return sessionId;
   } catch (error) {
@@ -110,6 +125,25 @@ FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/** Most lines, and most characters of line text, in one insert. */
+const BATCH_LINES = 4096;
+const BATCH_CHARS = 8 * 1024 * 1024;
+
+/** Where the batch of lines starting at `from` ends: at least one line, then up to either limit. */
+function batchEnd(lines: readonly string[], from: number): number {
+  let to = from + 1;
+  let chars = (lines[from] as string).length;
+  while (
+    to < lines.length &&
+    to - from < BATCH_LINES &&
+    chars + (lines[to] as string).length <= BATCH_CHARS
+  ) {
+    chars += (lines[to] as string).length;
+    to++;
+  }
+  return to;
 }
 
 function isHeaderLine(line: string): boolean {

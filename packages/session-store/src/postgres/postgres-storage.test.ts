@@ -53,6 +53,35 @@ describe.skipIf(problem !== undefined)(`PostgreSQL backend${problem ? ` (skipped
     store.close();
   });
 
+  it("imports a session larger than one insert (lines and characters), in order, byte for byte", async () => {
+    const head = `{"type":"session","version":3,"id":"big","timestamp":"2024-01-01T00:00:00.000Z","cwd":"/x"}`;
+    const lines = [head];
+    for (let i = 0; i < 9000; i++) {
+      const parentId = i === 0 ? null : `e${i - 1}`;
+      // Every 1,000th line is 3 MB long, so the character limit cuts batches too.
+      const content = i % 1000 === 999 ? "y".repeat(3 << 20) : `m${i} é`;
+      lines.push(
+        JSON.stringify({
+          type: "message",
+          id: `e${i}`,
+          parentId,
+          timestamp: "2024-01-01T00:00:01.000Z",
+          message: { role: "user", content, timestamp: 1 },
+        }),
+      );
+    }
+    const text = `${lines.join("\n")}\n`;
+    expect(await importPostgresSession(target, text)).toBe("big");
+    expect(await exportPostgresSession(target, "big")).toBe(text);
+    const store = await openPostgresSessionStore(target, "big", { mode: "read" });
+    try {
+      expect(store.getEntryCount()).toBe(9000);
+      expect(store.getPathIds().slice(-2)).toEqual(["e8998", "e8999"]);
+    } finally {
+      store.close();
+    }
+  });
+
   it("refuses to import over an existing session (SESSION_EXISTS), changing nothing", async () => {
     const text = readFileSync(join(fixturesDir, "branches.jsonl"), "utf8");
     await importPostgresSession(target, text, { sessionId: "taken" });
