@@ -85,3 +85,158 @@ describe("summarizeSessionFile", () => {
     expect(summarizeSessionFile(path.join(dir, "missing.jsonl"))).toBeUndefined();
   });
 });
+
+/**
+ * The summary as the file reads whole (the oracle for the chunked byte scan): lines cut at newlines,
+ * white-space-only lines skipped, each line parsed as UTF-8 JSON when it is looked at.
+ */
+function wholeFileSummary(file: string) {
+  const parse = (line: string | undefined) => {
+    if (line === undefined) return undefined;
+    try {
+      const value = JSON.parse(
+        Buffer.from(line, "latin1")
+          .toString("utf8")
+          .replace(/^\uFEFF/, ""),
+      );
+      return value && typeof value === "object" ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const lines = fs
+    .readFileSync(file)
+    .toString("latin1")
+    .split("\n")
+    .filter((line) => line.trim() !== "");
+  const header = parse(lines[0]);
+  if (header?.type !== "session" || typeof header.id !== "string") return undefined;
+  const entries = lines.slice(1).map((line) => ({ line, value: parse(line) }));
+  const modelOf = (
+    value:
+      | {
+          type?: unknown;
+          provider?: unknown;
+          modelId?: unknown;
+          message?: { provider?: unknown; model?: unknown };
+        }
+      | undefined,
+  ) =>
+    value?.type === "model_change" && typeof value.provider === "string" && typeof value.modelId === "string"
+      ? `${value.provider}/${value.modelId}`
+      : typeof value?.message?.provider === "string" && typeof value.message.model === "string"
+        ? `${value.message.provider}/${value.message.model}`
+        : undefined;
+  const candidates = entries.filter(
+    ({ line }) => line.includes('"model_change"') || line.includes('"role":"assistant"'),
+  );
+  const named = entries.filter(({ line }) => line.includes('"session_info"')).at(-1)?.value?.name;
+  const user = entries.find(({ line, value }) => {
+    if (!line.includes('"role":"user"') || value?.type !== "message" || value.message?.role !== "user")
+      return false;
+    const content = value.message.content;
+    const text =
+      typeof content === "string"
+        ? content
+        : Array.isArray(content)
+          ? content
+              .map((b: { type?: string; text?: unknown }) =>
+                b?.type === "text" && typeof b.text === "string" ? b.text : "",
+              )
+              .join(" ")
+          : "";
+    return text.replace(/\s+/g, " ").trim() !== "";
+  });
+  return {
+    id: header.id,
+    name: typeof named === "string" && named !== "" ? named : undefined,
+    entries: entries.length,
+    model: candidates
+      .map(({ value }) => modelOf(value))
+      .filter(Boolean)
+      .at(-1),
+    lastTimestamp: entries.at(-1)?.value?.timestamp,
+    hasFirstMessage: user !== undefined,
+  };
+}
+
+describe("summarizeSessionFile against the whole file", () => {
+  const headerLine =
+    '{"type":"session","version":3,"id":"w1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}';
+  const assistant = (model: string | undefined, text = "ok") =>
+    JSON.stringify({
+      type: "message",
+      id: `a${Math.random()}`,
+      parentId: null,
+      timestamp: "2026-01-03T00:00:00.000Z",
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text }],
+        ...(model ? { provider: "p", model } : {}),
+      },
+    });
+  const cases: Array<[string, string | Buffer]> = [
+    [
+      "blank lines of spaces, tabs, CR and a 0xA0 byte",
+      Buffer.concat([
+        Buffer.from(`${headerLine}\n \t\r\n`),
+        Buffer.from([0xa0, 0x0a]),
+        Buffer.from(`${assistant("m1")}\n`),
+      ]),
+    ],
+    ["CRLF line ends", `${headerLine}\r\n${assistant("m1")}\r\n`],
+    [
+      "a model-less answer after one with a model",
+      `${headerLine}\n${assistant("m1")}\n${assistant(undefined)}\n`,
+    ],
+    [
+      "a broken last session_info line",
+      `${headerLine}\n{"type":"session_info","name":"a"}\n{"type":"session_info","name":\n`,
+    ],
+    ["a byte order mark before the header", `\uFEFF${headerLine}\n${assistant("m2")}`],
+    ["a header that is not a session", `{"type":"message"}\n${assistant("m1")}\n`],
+    [
+      "lines longer than the read chunk, no final newline",
+      `${headerLine}\n${assistant("m1", "é".repeat(1_500_000))}\n${assistant("m3", "x".repeat(3_000_000))}`,
+    ],
+  ];
+
+  it.each(cases)("gives what the whole file says, for %s", (name, content) => {
+    const file = path.join(dir, `${name.replace(/\W+/g, "-")}.jsonl`);
+    fs.writeFileSync(file, content);
+    const summary = summarizeSessionFile(file);
+    const expected = wholeFileSummary(file);
+    if (expected === undefined) {
+      expect(summary).toBeUndefined();
+      return;
+    }
+    expect({
+      id: summary?.id,
+      name: summary?.name,
+      entries: summary?.entries,
+      model: summary?.model,
+      lastTimestamp: summary?.lastActivity.toISOString(),
+      hasFirstMessage: summary?.firstMessage !== undefined,
+    }).toEqual({
+      ...expected,
+      lastTimestamp: new Date(expected.lastTimestamp ?? summary?.lastActivity).toISOString(),
+    });
+  });
+
+  it("gives what the whole file says for a generated session of several megabytes", async () => {
+    const generator = await import(path.resolve(__dirname, "../../../../bench/generate-session.mjs"));
+    const file = path.join(dir, "generated.jsonl");
+    generator.writeSessionFile(file, { entries: 3000, seed: 9 });
+    expect(fs.statSync(file).size).toBeGreaterThan(3 << 20);
+    const summary = summarizeSessionFile(file);
+    const expected = wholeFileSummary(file);
+    expect(summary).toMatchObject({
+      id: expected?.id,
+      name: expected?.name,
+      entries: expected?.entries,
+      model: expected?.model,
+    });
+    expect(summary?.lastActivity.toISOString()).toBe(expected?.lastTimestamp);
+    expect(summary?.firstMessage).toBeDefined();
+  });
+});

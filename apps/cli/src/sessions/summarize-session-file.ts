@@ -25,15 +25,11 @@ export interface SessionFileSummary {
 
 const CHUNK = 1024 * 1024;
 
-/** Lines are cut from chunks decoded as latin1 (one character per byte); JSON is parsed as UTF-8. */
-function parse(line: string | undefined): Record<string, unknown> | undefined {
+/** A line's bytes parsed as UTF-8 JSON (a byte order mark before it is allowed). */
+function parse(line: Buffer | undefined): Record<string, unknown> | undefined {
   if (line === undefined) return undefined;
   try {
-    const value = JSON.parse(
-      Buffer.from(line, "latin1")
-        .toString("utf8")
-        .replace(/^\uFEFF/, ""),
-    );
+    const value = JSON.parse(line.toString("utf8").replace(/^\uFEFF/, ""));
     return value && typeof value === "object" ? value : undefined;
   } catch {
     return undefined;
@@ -53,7 +49,7 @@ function textOf(content: unknown): string | undefined {
     .join(" ");
 }
 
-function modelOf(line: string | undefined): string | undefined {
+function modelOf(line: Buffer | undefined): string | undefined {
   const entry = parse(line);
   if (
     entry?.type === "model_change" &&
@@ -69,13 +65,34 @@ function modelOf(line: string | undefined): string | undefined {
   return undefined;
 }
 
+/** The bytes of the parts of a line worth looking for, as the file holds them. */
+const SESSION_INFO = Buffer.from('"session_info"');
+const MODEL_CHANGE = Buffer.from('"model_change"');
+const ASSISTANT = Buffer.from('"role":"assistant"');
+const USER = Buffer.from('"role":"user"');
+
+/** True when every byte is white space as `String#trim` sees it in a latin1 decoding. */
+function isBlank(line: Uint8Array): boolean {
+  for (const byte of line) {
+    if (byte !== 0x20 && (byte < 0x09 || byte > 0x0d) && byte !== 0xa0) return false;
+  }
+  return true;
+}
+
+/** Where a line is in the file. */
+interface LineAt {
+  at: number;
+  length: number;
+}
+
 /**
- * Reads a session file once, in 1 MiB chunks (memory stays flat whatever its size), and summarizes
- * it: header id, folder and start, entries, size, the latest name and model, the first user
- * message, the last entry's time. Only lines that may matter are parsed (the header, the last line,
- * the first user message, and the last `session_info`, `model_change` and assistant message).
- * Returns undefined for a file whose first line is not a session header, or that cannot be read.
- * Never changes the file.
+ * Reads a session file once, in 1 MiB chunks (memory stays flat whatever its size, but for a line
+ * longer than a chunk), and summarizes it: header id, folder and start, entries, size, the latest
+ * name and model, the first user message, the last entry's time. Lines are found and searched as
+ * bytes; only lines that may matter are decoded and parsed (the header, the first user message, and
+ * at the end the last line, the last `session_info` line, and the last `model_change` or assistant
+ * line that names a model, read again by their place). Returns undefined for a file whose first line
+ * is not a session header, or that cannot be read. Never changes the file.
  */
 export function summarizeSessionFile(file: string): SessionFileSummary | undefined {
   let fd: number;
@@ -87,27 +104,32 @@ export function summarizeSessionFile(file: string): SessionFileSummary | undefin
     return undefined;
   }
   try {
-    const buffer = Buffer.alloc(CHUNK);
-    let pending = "";
-    let headerLine: string | undefined;
-    let lastLine: string | undefined;
+    const readLine = (line: LineAt | undefined) => {
+      if (line === undefined) return undefined;
+      const bytes = Buffer.allocUnsafe(line.length);
+      fs.readSync(fd, bytes, 0, line.length, line.at);
+      return bytes;
+    };
+    let header: Record<string, unknown> | undefined;
+    let lastLine: LineAt | undefined;
+    let nameLine: LineAt | undefined;
+    const modelLines: LineAt[] = [];
     let lines = 0;
-    let nameLine: string | undefined;
-    let modelLine: string | undefined;
     let firstMessage: string | undefined;
-    const visit = (line: string) => {
-      if (line.trim() === "") return;
+    /** Looks at one line (`bytes`, at file offset `at`); false to stop: the file is not a session. */
+    const visit = (bytes: Uint8Array, at: number): boolean => {
+      if (isBlank(bytes)) return true;
       lines++;
-      if (headerLine === undefined) {
-        headerLine = line;
-        return;
+      const line = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+      if (header === undefined) {
+        header = parse(line) ?? {};
+        return header.type === "session";
       }
-      lastLine = line;
-      if (line.includes('"session_info"')) nameLine = line;
-      if (line.includes('"model_change"') || line.includes('"role":"assistant"')) {
-        if (modelOf(line) !== undefined) modelLine = line;
-      }
-      if (firstMessage === undefined && line.includes('"role":"user"')) {
+      const place = { at, length: line.length };
+      lastLine = place;
+      if (line.includes(SESSION_INFO)) nameLine = place;
+      if (line.includes(MODEL_CHANGE) || line.includes(ASSISTANT)) modelLines.push(place);
+      if (firstMessage === undefined && line.includes(USER)) {
         const entry = parse(line) as
           | { type?: unknown; message?: { role?: unknown; content?: unknown } }
           | undefined;
@@ -116,21 +138,42 @@ export function summarizeSessionFile(file: string): SessionFileSummary | undefin
           if (text) firstMessage = text.length > 80 ? `${text.slice(0, 79)}…` : text;
         }
       }
+      return true;
     };
-    for (let position = 0; ; ) {
-      const read = fs.readSync(fd, buffer, 0, CHUNK, position);
-      if (read === 0) break;
+    let buffer = Buffer.alloc(CHUNK);
+    /** Bytes at the start of `buffer` kept from the chunk before: a line not ended yet. */
+    let kept = 0;
+    let position = 0;
+    for (;;) {
+      if (kept === buffer.length) {
+        // One line longer than the buffer: make room for the rest of it.
+        const larger = Buffer.alloc(buffer.length * 2);
+        buffer.copy(larger, 0, 0, kept);
+        buffer = larger;
+      }
+      const read = fs.readSync(fd, buffer, kept, buffer.length - kept, position);
+      const end = kept + read;
+      const base = position - kept;
+      let from = 0;
+      if (read === 0) {
+        if (end > 0 && !visit(buffer.subarray(0, end), base)) return undefined;
+        break;
+      }
       position += read;
-      const text = pending + buffer.subarray(0, read).toString("latin1");
-      const parts = text.split("\n");
-      pending = parts.pop() ?? "";
-      for (const part of parts) visit(part);
-      if (headerLine !== undefined && parse(headerLine)?.type !== "session") return undefined;
+      for (let newline = buffer.indexOf(10, kept); newline !== -1 && newline < end; ) {
+        if (!visit(buffer.subarray(from, newline), base + from)) return undefined;
+        from = newline + 1;
+        newline = from < end ? buffer.indexOf(10, from) : -1;
+      }
+      kept = end - from;
+      buffer.copy(buffer, 0, from, end);
     }
-    visit(pending);
-    const header = parse(headerLine);
     if (header?.type !== "session" || typeof header.id !== "string") return undefined;
-    const name = (parse(nameLine) as { name?: unknown } | undefined)?.name;
+    const name = (parse(readLine(nameLine)) as { name?: unknown } | undefined)?.name;
+    let model: string | undefined;
+    for (let k = modelLines.length - 1; k >= 0 && model === undefined; k--) {
+      model = modelOf(readLine(modelLines[k]));
+    }
     return {
       path: file,
       id: header.id,
@@ -138,10 +181,10 @@ export function summarizeSessionFile(file: string): SessionFileSummary | undefin
       name: typeof name === "string" && name !== "" ? name : undefined,
       firstMessage,
       started: dateOf(header.timestamp, stat.mtime),
-      lastActivity: dateOf(parse(lastLine)?.timestamp, stat.mtime),
+      lastActivity: dateOf(parse(readLine(lastLine))?.timestamp, stat.mtime),
       entries: Math.max(0, lines - 1),
       bytes: stat.size,
-      model: modelOf(modelLine),
+      model,
     };
   } finally {
     fs.closeSync(fd);
