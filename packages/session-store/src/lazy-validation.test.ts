@@ -46,6 +46,16 @@ function writeSession(): { turnIds: string[]; sideId: string } {
   return { turnIds, sideId };
 }
 
+/** Rewrites the entry `id` of the session file with a content of the wrong type (invalid, still JSON). */
+function makeInvalid(id: string): void {
+  const lines = readFileSync(file, "utf8").split("\n");
+  const at = lines.findIndex((line) => line.includes(`"id":"${id}"`));
+  const entry = JSON.parse(lines[at] as string);
+  entry.message.content = 123;
+  lines[at] = JSON.stringify(entry);
+  writeFileSync(file, lines.join("\n"));
+}
+
 describe("validatedEntryCount", () => {
   it("counts only the entries read: none at a lazy open, the context after a projection, all with full", () => {
     writeSession();
@@ -91,12 +101,7 @@ describe("getPathIds", () => {
 
   it("leaves out an entry already found invalid, as getBranch does, and keeps one not read yet", () => {
     const { turnIds } = writeSession();
-    const lines = readFileSync(file, "utf8").split("\n");
-    const at = lines.findIndex((line) => line.includes(`"id":"${turnIds[2]}"`));
-    const entry = JSON.parse(lines[at] as string);
-    entry.message.content = 123;
-    lines[at] = JSON.stringify(entry);
-    writeFileSync(file, lines.join("\n"));
+    makeInvalid(turnIds[2] as string);
     const store = openSessionStore(file, { storage: { readOnly: true } });
     expect(store.getPathIds()).toContain(turnIds[2]);
     expect(store.issues).toEqual([]);
@@ -181,12 +186,7 @@ describe("getPathIdsJson and getPathLength", () => {
 
   it.each(layouts)("leaves out an entry already found invalid, with %s", (_name, storage) => {
     const { turnIds } = writeSession();
-    const lines = readFileSync(file, "utf8").split("\n");
-    const at = lines.findIndex((line) => line.includes(`"id":"${turnIds[2]}"`));
-    const entry = JSON.parse(lines[at] as string);
-    entry.message.content = 123;
-    lines[at] = JSON.stringify(entry);
-    writeFileSync(file, lines.join("\n"));
+    makeInvalid(turnIds[2] as string);
     const store = openSessionStore(file, { storage: { readOnly: true, ...storage } });
     expect(JSON.parse(store.getPathIdsJson())).toContain(turnIds[2]);
     const before = store.getPathLength();
