@@ -106,28 +106,86 @@ export function previewStore(core: SessionCore): SessionStore {
   return createInMemorySessionStore({ entries: [structuredClone(core.store.header), ...branch] });
 }
 
-/** The preview of the next request from `store`'s projection (see `BoundaryContextPreview`). */
+/** What a preview is made from, taken at the boundary (the projection is a snapshot). */
+interface PreviewSource {
+  projection: ReturnType<SessionStore["getProjection"]>;
+  pending: AgentMessage[];
+  outcome: AgentActivityOutcome;
+}
+
+function takePreviewSource(
+  core: SessionCore,
+  store: SessionStore,
+  outcome: AgentActivityOutcome,
+): PreviewSource {
+  return { projection: store.getProjection(), pending: [...core.steering, ...core.followUps], outcome };
+}
+
+/** The preview from its source and the converted messages (`convert` got its own copy). */
+function finishPreview(
+  source: PreviewSource,
+  contextMessages: AgentMessage[],
+  llmMessages: BoundaryContextPreview["llmMessages"],
+): BoundaryContextPreview {
+  const pendingMessages: AgentMessage[] = structuredClone(source.pending);
+  const conversation = llmMessages.filter((message) => message.role !== "system");
+  const last = conversation.at(-1);
+  const canContinue =
+    source.outcome === "completed" &&
+    conversation.length > 0 &&
+    (last?.role !== "assistant" || pendingMessages.length > 0);
+  return {
+    contextEntries: structuredClone(source.projection.entries),
+    contextMessages,
+    llmMessages,
+    pendingMessages,
+    canContinue,
+  };
+}
+
+/**
+ * The preview of the next request from `store`'s projection (see `BoundaryContextPreview`). Every
+ * part is a copy: a handler may change what it is given without touching the session.
+ */
 export async function buildBoundaryPreview(
   core: SessionCore,
   store: SessionStore,
   outcome: AgentActivityOutcome,
 ): Promise<BoundaryContextPreview> {
-  const projection = store.getProjection();
-  const contextMessages = structuredClone(projection.messages);
+  const source = takePreviewSource(core, store, outcome);
+  const contextMessages = structuredClone(source.projection.messages);
   const convert = core.options.convertToLlm ?? convertToLlm;
-  const llmMessages = await convert(structuredClone(contextMessages));
-  const pendingMessages: AgentMessage[] = structuredClone([...core.steering, ...core.followUps]);
-  const conversation = llmMessages.filter((message) => message.role !== "system");
-  const last = conversation.at(-1);
-  const canContinue =
-    outcome === "completed" &&
-    conversation.length > 0 &&
-    (last?.role !== "assistant" || pendingMessages.length > 0);
-  return {
-    contextEntries: structuredClone(projection.entries),
-    contextMessages,
-    llmMessages,
-    pendingMessages,
-    canContinue,
+  return finishPreview(source, contextMessages, await convert(structuredClone(contextMessages)));
+}
+
+/**
+ * {@link buildBoundaryPreview} made on the first call instead of now, for a boundary nobody may
+ * read: copying and converting a long context at every turn costs milliseconds that only a reader
+ * needs. What it is made from is taken now (the projection is a snapshot that later appends do not
+ * change, the pending messages are listed), so a call made later, after more turns, still returns
+ * this boundary's preview. Later calls return the same object. Only for a synchronous `convertToLlm`
+ * (the built-in one): with one that returns a promise the call throws, so the caller must build the
+ * preview with {@link buildBoundaryPreview} wherever it can be read.
+ */
+export function deferBoundaryPreview(
+  core: SessionCore,
+  store: SessionStore,
+  outcome: AgentActivityOutcome,
+): () => BoundaryContextPreview {
+  const source = takePreviewSource(core, store, outcome);
+  let preview: BoundaryContextPreview | undefined;
+  return () => {
+    if (preview === undefined) {
+      const contextMessages = structuredClone(source.projection.messages);
+      const convert = core.options.convertToLlm ?? convertToLlm;
+      const llmMessages = convert(structuredClone(contextMessages));
+      if (llmMessages instanceof Promise) {
+        throw new Error(
+          "deferBoundaryPreview: convertToLlm answered asynchronously; the preview had to be built before",
+        );
+      }
+      preview = finishPreview(source, contextMessages, llmMessages);
+    }
+    return preview;
   };
 }

@@ -6,7 +6,12 @@ import type {
   TurnEndEvent,
 } from "../events/boundary-events";
 import { deliverToListeners, type SessionCore } from "../internal/session-core";
-import { appendBoundaryDrafts, buildBoundaryPreview, previewStore } from "./boundary-preview";
+import {
+  appendBoundaryDrafts,
+  buildBoundaryPreview,
+  deferBoundaryPreview,
+  previewStore,
+} from "./boundary-preview";
 
 type BoundaryEvent = TurnEndEvent | AgentBeforeSettleEvent;
 
@@ -38,10 +43,19 @@ export async function runBoundary<E extends BoundaryEvent>(
   outcome: AgentActivityOutcome,
   signal: AbortSignal,
 ): Promise<BoundaryOutcome<E>> {
-  const context = await buildBoundaryPreview(core, core.store, outcome);
-  const event = { ...base, entries: [], continue: false, context, outcome } as unknown as E;
-  const name = event.type;
-  if (core.bus.listenerCount(name) > 0) {
+  const name = base.type;
+  const handled = core.bus.listenerCount(name) > 0;
+  const event = { ...base, entries: [], continue: false, outcome } as unknown as E;
+  if (
+    handled ||
+    (core.options.convertToLlm !== undefined && name === "turn_end" && core.listeners.size > 0)
+  ) {
+    event.context = await buildBoundaryPreview(core, core.store, outcome);
+  } else {
+    // No handler reads the preview now: make it when (and if) a listener reads it.
+    defineDeferredContext(event, deferBoundaryPreview(core, core.store, outcome));
+  }
+  if (handled) {
     await (core.bus.intercept as (n: string, e: unknown, o: unknown) => Promise<unknown>)(name, event, {
       signal,
       validateResult: (result: unknown) => chain(core, event, result),
@@ -68,6 +82,27 @@ export async function runBoundary<E extends BoundaryEvent>(
   }
   if (event.type === "turn_end") deliverToListeners(core, event as TurnEndEvent);
   return { event, continue: event.continue && event.context.canContinue, compacted };
+}
+
+/**
+ * Makes `event.context` a property that builds the preview on its first read (see
+ * `deferBoundaryPreview`); it reads, copies and spreads like a plain property, and a write replaces it.
+ * With a `convertToLlm` of the session's own (which may be asynchronous), a preview no one can read
+ * is never built: `agent_before_settle` is for handlers only, and `turn_end` without listeners.
+ */
+function defineDeferredContext(event: BoundaryEvent, build: () => BoundaryEvent["context"]): void {
+  let value: BoundaryEvent["context"] | undefined;
+  Object.defineProperty(event, "context", {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      value ??= build();
+      return value;
+    },
+    set: (next: BoundaryEvent["context"]) => {
+      value = next;
+    },
+  });
 }
 
 /** Checks one handler's result and, when it is valid, makes it the running state of `event`. */
