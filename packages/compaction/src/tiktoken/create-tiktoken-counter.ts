@@ -10,6 +10,11 @@ import {
 } from "@arbor/agent-loop";
 import { MissingPeerDependencyError, type SystemMessage } from "@arbor/providers";
 import type { TokenCounter } from "../tokens/token-counter";
+import {
+  createPieceTokenCounter,
+  type PieceEncoder,
+  type PieceTokenCounter,
+} from "./internal/piece-token-counter";
 
 /** Encodings shipped with js-tiktoken. `o200k_base` is GPT-4o and later; `cl100k_base` GPT-4 / 3.5. */
 export type TiktokenEncodingName =
@@ -51,18 +56,17 @@ export interface TiktokenCounter extends TokenCounter {
   readonly stats: Readonly<TiktokenCounterStats>;
 }
 
-interface Encoder {
-  encode(text: string, allowedSpecial?: string[] | "all", disallowedSpecial?: string[] | "all"): number[];
-}
+const encoders = new Map<string, PieceTokenCounter>();
 
-const encoders = new Map<string, Encoder>();
-
-/** Loads js-tiktoken's lite build and one rank file, once per process and encoding (synchronous). */
-function loadEncoder(encoding: TiktokenEncodingName): Encoder {
+/**
+ * Loads js-tiktoken's lite build and one rank file, once per process and encoding (synchronous), and
+ * returns its counter (see `createPieceTokenCounter`).
+ */
+function loadEncoder(encoding: TiktokenEncodingName): PieceTokenCounter {
   let encoder = encoders.get(encoding);
   if (encoder === undefined) {
     const require = createRequire(import.meta.url);
-    let lite: { Tiktoken: new (ranks: unknown) => Encoder };
+    let lite: { Tiktoken: new (ranks: unknown) => PieceEncoder };
     try {
       lite = require("js-tiktoken/lite") as typeof lite;
     } catch (error) {
@@ -76,7 +80,8 @@ function loadEncoder(encoding: TiktokenEncodingName): Encoder {
     }
     const { Tiktoken } = lite;
     const ranks = require(`js-tiktoken/ranks/${encoding}`) as { default?: unknown };
-    encoder = new Tiktoken(ranks.default ?? ranks);
+    const table = (ranks.default ?? ranks) as { pat_str: string };
+    encoder = createPieceTokenCounter(new Tiktoken(table), table.pat_str);
     encoders.set(encoding, encoder);
   }
   return encoder;
@@ -141,6 +146,8 @@ function messageParts(message: AgentMessage): { texts: string[]; images: number 
  *
  * Counts are cached per message object (a WeakMap), and long texts are also cached by value, so a growing
  * session is only tokenized for what was appended. Messages must not be mutated after being counted.
+ * A text is split with the encoding's pattern and each distinct piece (a word, a run of spaces or
+ * punctuation) is encoded once per process; the count is the same as js-tiktoken's `encode`.
  *
  * @throws MissingPeerDependencyError (from `@arbor/providers`, code `MISSING_PEER_DEPENDENCY`) when
  * js-tiktoken is not installed (at the first count or `preload()`, not at creation).
@@ -157,7 +164,7 @@ export function createTiktokenCounter(options: TiktokenCounterOptions = {}): Tik
     if (text.length === 0) return 0;
     stats.tokenizerCalls++;
     stats.charactersTokenized += text.length;
-    return loadEncoder(encoding).encode(text, [], []).length;
+    return loadEncoder(encoding)(text);
   };
 
   const countText = (text: string): number => {
