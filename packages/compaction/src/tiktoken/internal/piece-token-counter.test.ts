@@ -40,7 +40,7 @@ const TRICKY = [
   "    indented\n        more\n\tTabbed();",
   "\u00a0nbsp\u2028line\u2029para",
   "lone \ud800 surrogate \udfff",
-  'const x = { "a": [1, 2, 3], b: `t$' + '{y}` }; // comment',
+  'const x = { "a": [1, 2, 3], b: `t$' + "{y}` }; // comment",
   "https://example.com/path?q=1&r=2#frag",
   "a".repeat(300),
   " ".repeat(100),
