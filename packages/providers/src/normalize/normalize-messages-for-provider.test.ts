@@ -192,6 +192,35 @@ describe("normalizeMessagesForProvider", () => {
     expect(normalizeMessagesForProvider(messages, claude)[0]).toBe(messages[0]);
   });
 
+  it("shares an assistant message it keeps as it is, and copies one it changes", () => {
+    const kept = assistant([
+      { type: "thinking", thinking: "x", thinkingSignature: "s" },
+      { type: "text", text: "reading", textSignature: "t" },
+      call("t1"),
+    ]);
+    const fromOther = assistant([{ type: "text", text: "hi", textSignature: "t" }], {
+      provider: "openai",
+      api: "openai-responses",
+      model: "gpt-5",
+    });
+    const badId = assistant([call("a|b")]);
+    const messages: Message[] = [user("u"), kept, result("t1"), fromOther, user("v"), badId, result("a|b")];
+    const before = structuredClone(messages);
+    const normalized = normalizeMessagesForProvider(messages, claude);
+    expect(normalized[1]).toBe(kept);
+    expect(normalized[3]).not.toBe(fromOther);
+    expect(normalized[3]).toEqual({ ...fromOther, content: [{ type: "text", text: "hi" }] });
+    expect(normalized[5]).not.toBe(badId);
+    expect((normalized[5] as AssistantMessage).content).toEqual([{ ...call("a|b"), id: "a_b" }]);
+    expect((normalized[6] as ToolResultMessage).toolCallId).toBe("a_b");
+    // A tool call that carries a thought signature from another model is copied without it.
+    const signed = assistant([{ ...call("t2"), thoughtSignature: "sig" }], { model: "claude-opus-4-5" });
+    const [, copy] = normalizeMessagesForProvider([user("w"), signed, result("t2")], claude);
+    expect(copy).not.toBe(signed);
+    expect((copy as AssistantMessage).content).toEqual([call("t2")]);
+    expect(messages).toEqual(before);
+  });
+
   it("does not mutate its input", () => {
     const messages: Message[] = [
       assistant([{ type: "thinking", thinking: "x", thinkingSignature: "s" }, call("a|b")]),

@@ -25,25 +25,35 @@ function normalizeAssistant(
 ): AssistantMessage {
   const sameModel = isFromSameModel(message, model);
   const content: AssistantMessage["content"] = [];
+  // True while every block is kept as it is: the message is then shared, not copied.
+  let unchanged = true;
   for (const block of message.content) {
     if (block.type === "thinking") {
       // Signatures and encrypted reasoning only verify for the model that wrote them.
-      if (!sameModel) continue;
-      if (!block.redacted && !block.thinkingSignature && block.thinking.trim() === "") continue;
+      if (!sameModel || (!block.redacted && !block.thinkingSignature && block.thinking.trim() === "")) {
+        unchanged = false;
+        continue;
+      }
       content.push(block);
     } else if (block.type === "text") {
-      content.push(
-        sameModel || block.textSignature === undefined ? block : { type: "text", text: block.text },
-      );
+      if (sameModel || block.textSignature === undefined) content.push(block);
+      else {
+        unchanged = false;
+        content.push({ type: "text", text: block.text });
+      }
     } else {
       const id = sanitizeToolCallId(block.id, model.api, takenIds);
       idMap.set(block.id, id);
-      const call: ToolCall = { ...block, id };
-      if (!sameModel) delete call.thoughtSignature;
-      content.push(call);
+      if (id === block.id && (sameModel || !("thoughtSignature" in block))) content.push(block);
+      else {
+        unchanged = false;
+        const call: ToolCall = { ...block, id };
+        if (!sameModel) delete call.thoughtSignature;
+        content.push(call);
+      }
     }
   }
-  return { ...message, content };
+  return unchanged ? message : { ...message, content };
 }
 
 function normalizeUser(message: UserMessage, acceptsImages: boolean): UserMessage {
