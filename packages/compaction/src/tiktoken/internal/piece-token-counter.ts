@@ -1,8 +1,3 @@
-/** The part of js-tiktoken's encoder a {@link PieceTokenCounter} uses. */
-export interface PieceEncoder {
-  encode(text: string, allowedSpecial?: string[] | "all", disallowedSpecial?: string[] | "all"): number[];
-}
-
 /** Counts the tokens of a text; see {@link createPieceTokenCounter}. */
 export type PieceTokenCounter = (text: string) => number;
 
@@ -17,18 +12,18 @@ export interface PieceMemoLimits {
 const DEFAULT_LIMITS: PieceMemoLimits = { maxPieceLength: 48, maxPieces: 100_000 };
 
 /**
- * A token counter that gives the same count as `encoder.encode(text, [], []).length`, several times
- * faster on real text. A BPE tokenizer first splits the text with its pattern (`patternSource`, the
- * rank file's `pat_str`) and encodes each piece on its own, so the count is the sum of the pieces'
- * counts; words, indentation and punctuation recur, so each distinct piece is encoded once and its
- * count remembered. A piece encoded alone splits into itself again (the pattern's alternatives have
- * no look-behind, and its one look-ahead, `\s+(?!\S)`, also holds at the end of the piece), so the sum
- * is exact. Special-token strings count as plain text, as with `encode(text, [], [])`.
+ * A token counter for a BPE encoding: splits the text with the encoding's pattern (`patternSource`, the
+ * rank file's `pat_str`) as the tokenizer does, counts each piece with `countPiece`, and sums. Words,
+ * indentation and punctuation recur, so each distinct piece is counted once and its count remembered.
+ * With `countPiece(piece)` equal to the tokens of `piece` encoded alone, the sum is what the encoder
+ * gives for the whole text: a piece encoded alone splits into itself again (the pattern's alternatives
+ * have no look-behind, and its one look-ahead, `\s+(?!\S)`, also holds at the end of the piece).
+ * Special-token strings count as plain text (js-tiktoken's `encode(text, [], [])`).
  *
  * The memo is bounded by `limits`. Never throws for a string.
  */
 export function createPieceTokenCounter(
-  encoder: PieceEncoder,
+  countPiece: (piece: string) => number,
   patternSource: string,
   limits: PieceMemoLimits = DEFAULT_LIMITS,
 ): PieceTokenCounter {
@@ -46,7 +41,7 @@ export function createPieceTokenCounter(
       }
       let count = counts.get(piece);
       if (count === undefined) {
-        count = encoder.encode(piece, [], []).length;
+        count = countPiece(piece);
         if (piece.length <= limits.maxPieceLength) {
           if (counts.size >= limits.maxPieces) counts = new Map();
           counts.set(piece, count);
