@@ -1,3 +1,4 @@
+import { copyPlainData } from "./copy-plain-data";
 import { ExtensionError } from "./extension-error";
 import { HookError } from "./hook-error";
 import type {
@@ -15,7 +16,6 @@ import type {
   NotificationName,
 } from "./hook-map";
 import { closestName } from "./internal/closest-name";
-import { copyPlainData } from "./internal/copy-plain-data";
 import { runHandler } from "./internal/run-handler";
 
 /** Timeout applied to a handler registered without `timeoutMs`, unless the bus sets another. */

@@ -7,6 +7,7 @@ it("exports exactly the documented runtime names", async () => {
       "EXTENSION_API_VERSION",
       "ExtensionError",
       "HookError",
+      "copyPlainData",
       "createExtensionApi",
       "createHookBus",
       "defineExtension",

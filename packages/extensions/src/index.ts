@@ -1,3 +1,4 @@
+export { copyPlainData } from "./copy-plain-data";
 export type { ExtensionApi, ScopedExtensionApi } from "./create-extension-api";
 export { createExtensionApi } from "./create-extension-api";
 export type { CreateHookBusOptions, HookBus } from "./create-hook-bus";

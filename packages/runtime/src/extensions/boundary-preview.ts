@@ -1,5 +1,6 @@
 import { type AgentMessage, convertToLlm } from "@arbor/agent-loop";
 import { estimateProjectedContextTokens } from "@arbor/compaction";
+import { copyPlainData } from "@arbor/extensions";
 import { createInMemorySessionStore, type SessionStore } from "@arbor/session-store";
 import type {
   AgentActivityOutcome,
@@ -100,10 +101,12 @@ function isContentList(value: unknown): boolean {
   );
 }
 
-/** A copy of the current branch in memory, to apply drafts to without touching the session. */
+/**
+ * A copy of the current branch in memory, to apply drafts to without touching the session. The
+ * in-memory store keeps its entries as JSON lines, so it shares nothing with the session's objects.
+ */
 export function previewStore(core: SessionCore): SessionStore {
-  const branch = structuredClone(core.store.getBranch());
-  return createInMemorySessionStore({ entries: [structuredClone(core.store.header), ...branch] });
+  return createInMemorySessionStore({ entries: [core.store.header, ...core.store.getBranch()] });
 }
 
 /** What a preview is made from, taken at the boundary (the projection is a snapshot). */
@@ -135,7 +138,7 @@ function finishPreview(
     conversation.length > 0 &&
     (last?.role !== "assistant" || pendingMessages.length > 0);
   return {
-    contextEntries: structuredClone(source.projection.entries),
+    contextEntries: copyPlainData(source.projection.entries),
     contextMessages,
     llmMessages,
     pendingMessages,
@@ -145,7 +148,8 @@ function finishPreview(
 
 /**
  * The preview of the next request from `store`'s projection (see `BoundaryContextPreview`). Every
- * part is a copy: a handler may change what it is given without touching the session.
+ * part is its own copy of the plain data (`copyPlainData`: strings shared, they are immutable): a
+ * handler or listener may change what it is given without touching the session or the other parts.
  */
 export async function buildBoundaryPreview(
   core: SessionCore,
@@ -153,9 +157,9 @@ export async function buildBoundaryPreview(
   outcome: AgentActivityOutcome,
 ): Promise<BoundaryContextPreview> {
   const source = takePreviewSource(core, store, outcome);
-  const contextMessages = structuredClone(source.projection.messages);
+  const contextMessages = copyPlainData(source.projection.messages);
   const convert = core.options.convertToLlm ?? convertToLlm;
-  return finishPreview(source, contextMessages, await convert(structuredClone(contextMessages)));
+  return finishPreview(source, contextMessages, await convert(copyPlainData(contextMessages)));
 }
 
 /**
@@ -176,9 +180,9 @@ export function deferBoundaryPreview(
   let preview: BoundaryContextPreview | undefined;
   return () => {
     if (preview === undefined) {
-      const contextMessages = structuredClone(source.projection.messages);
+      const contextMessages = copyPlainData(source.projection.messages);
       const convert = core.options.convertToLlm ?? convertToLlm;
-      const llmMessages = convert(structuredClone(contextMessages));
+      const llmMessages = convert(copyPlainData(contextMessages));
       if (llmMessages instanceof Promise) {
         throw new Error(
           "deferBoundaryPreview: convertToLlm answered asynchronously; the preview had to be built before",

@@ -112,7 +112,11 @@ async function chain(core: SessionCore, event: BoundaryEvent, result: unknown): 
     return "the result must be an object like { entries, continue }";
   const { entries, continue: goOn } = result as { entries?: unknown; continue?: unknown };
   if (goOn !== undefined && typeof goOn !== "boolean") return "continue must be a boolean";
-  let context = event.context;
+  // The preview with the drafts applied: built now with a `convertToLlm` of the session's own, else
+  // when first read (to check `continue`, by the bus copying the event for the next handler, or by a
+  // `turn_end` listener).
+  let context: BoundaryEvent["context"] | undefined;
+  let build: (() => BoundaryEvent["context"]) | undefined;
   if (entries !== undefined) {
     const store = previewStore(core);
     try {
@@ -120,14 +124,24 @@ async function chain(core: SessionCore, event: BoundaryEvent, result: unknown): 
     } catch (error) {
       return `nothing appended: ${error instanceof Error ? error.message : String(error)}`;
     }
-    context = await buildBoundaryPreview(core, store, event.outcome);
+    if (core.options.convertToLlm === undefined) build = deferBoundaryPreview(core, store, event.outcome);
+    else context = await buildBoundaryPreview(core, store, event.outcome);
   }
-  if (goOn === true && !context.canContinue) {
-    return `continue: true, but the context cannot continue (${whyNot(event.outcome, context.llmMessages.length)}); nothing appended`;
+  if (goOn === true) {
+    if (build !== undefined) {
+      const built = build();
+      build = () => built;
+      context = built;
+    }
+    const next = context ?? event.context;
+    if (!next.canContinue) {
+      return `continue: true, but the context cannot continue (${whyNot(event.outcome, next.llmMessages.length)}); nothing appended`;
+    }
   }
   if (entries !== undefined) event.entries = structuredClone(entries as BoundaryEvent["entries"]);
   if (goOn !== undefined) event.continue = goOn;
-  event.context = context;
+  if (build !== undefined) defineDeferredContext(event, build);
+  else if (context !== undefined) event.context = context;
   return undefined;
 }
 

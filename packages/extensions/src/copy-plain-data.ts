@@ -4,7 +4,14 @@
  * any other object (an `Error`, an `AbortSignal`, a `Date`, a class instance, a function) is shared
  * as it is. Cost grows with the number of objects, not with the length of the strings, so copying
  * a 200-message context takes about a tenth of a millisecond (about ten times less than
- * `structuredClone`, which also copies every string). A cycle is kept as a cycle. Never throws.
+ * `structuredClone`, which also copies every string). A cycle is kept as a cycle, and an object
+ * reached twice is copied once (both places get the same copy). Never throws.
+ *
+ * It is what the hook bus hands each handler with `copyEvents`; hosts use it to give extension code
+ * data it may change without touching their own (parsed JSON, session entries, messages).
+ *
+ * @example
+ * const mine = copyPlainData(store.getProjection().messages); // mutate freely
  */
 export function copyPlainData<T>(value: T): T {
   return copy(value, new Map()) as T;
