@@ -291,11 +291,53 @@ export class SessionStore extends SessionView {
   }
 
   /**
-   * Writes entries verbatim (ids and parents kept) and moves the leaf to the last one. Used to fill
-   * sessions made from others (fork, clone, copy).
-   * @internal
+   * Appends entries taken from another session verbatim (ids, parents, timestamps and every field
+   * kept, entry types this version does not know included) and moves the leaf to the last one: to
+   * keep a copy of a session in step with it, as the runtime's boundary previews do. Checks all of them
+   * before writing any: each must be an object with a non-empty string `id` and `type`, its id new to
+   * this store and to the batch, its `parentId` `null` or the id of an entry of this store or an
+   * earlier one of the batch. Nothing else is checked (the caller vouches for the entries' content).
+   *
+   * @throws SessionStoreError `SESSION_ENTRY_INVALID` (no id or type, an id already taken) or
+   * `ENTRY_NOT_FOUND` (an unknown parent), naming the entry's index in `entries` and its id;
+   * `SESSION_CLOSED`; what the storage throws when writing.
    */
   importEntries(entries: readonly SessionEntry[]): void {
+    this.assertOpen();
+    const batch = new Set<string>();
+    for (const [index, entry] of entries.entries()) {
+      const { id, type, parentId } = (entry ?? {}) as { id?: unknown; type?: unknown; parentId?: unknown };
+      if (typeof id !== "string" || id === "" || typeof type !== "string" || type === "") {
+        throw new SessionStoreError(
+          "SESSION_ENTRY_INVALID",
+          `importEntries: entries[${index}] has no string id and type`,
+          { sessionFile: this.where },
+        );
+      }
+      if (batch.has(id) || this.table.indexOf(id) !== undefined) {
+        throw new SessionStoreError(
+          "SESSION_ENTRY_INVALID",
+          `importEntries: entries[${index}] has the id ${JSON.stringify(id)}, which the session already holds`,
+          { sessionFile: this.where, entryId: id },
+        );
+      }
+      if (
+        parentId !== null &&
+        !(typeof parentId === "string" && (batch.has(parentId) || this.table.indexOf(parentId) !== undefined))
+      ) {
+        throw new SessionStoreError(
+          "ENTRY_NOT_FOUND",
+          `importEntries: the parent ${JSON.stringify(parentId)} of entries[${index}] (${id}) is neither in the session nor earlier in the batch`,
+          { sessionFile: this.where, entryId: id },
+        );
+      }
+      batch.add(id);
+    }
+    this.writeVerbatim(entries);
+  }
+
+  /** Writes entries as they are (fork, clone and copy fill new sessions with them) and tracks them. */
+  private writeVerbatim(entries: readonly SessionEntry[]): void {
     this.assertOpen();
     this.writer.write(entries);
     for (const entry of entries) this.track(entry);
@@ -316,7 +358,7 @@ export class SessionStore extends SessionView {
         },
       );
     }
-    derived.importEntries(entries);
+    derived.writeVerbatim(entries);
     return derived;
   }
 

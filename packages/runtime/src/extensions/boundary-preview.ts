@@ -1,7 +1,7 @@
 import { type AgentMessage, convertToLlm } from "@arbor/agent-loop";
 import { estimateProjectedContextTokens } from "@arbor/compaction";
 import { copyPlainData } from "@arbor/extensions";
-import { createInMemorySessionStore, type SessionStore } from "@arbor/session-store";
+import type { SessionStore } from "@arbor/session-store";
 import type {
   AgentActivityOutcome,
   BoundaryContextPreview,
@@ -99,14 +99,6 @@ function isContentList(value: unknown): boolean {
           (block as { type?: unknown }).type === "image"),
     )
   );
-}
-
-/**
- * A copy of the current branch in memory, to apply drafts to without touching the session. The
- * in-memory store keeps its entries as JSON lines, so it shares nothing with the session's objects.
- */
-export function previewStore(core: SessionCore): SessionStore {
-  return createInMemorySessionStore({ entries: [core.store.header, ...core.store.getBranch()] });
 }
 
 /** What a preview is made from, taken at the boundary (the projection is a snapshot). */

@@ -6,12 +6,8 @@ import type {
   TurnEndEvent,
 } from "../events/boundary-events";
 import { deliverToListeners, type SessionCore } from "../internal/session-core";
-import {
-  appendBoundaryDrafts,
-  buildBoundaryPreview,
-  deferBoundaryPreview,
-  previewStore,
-} from "./boundary-preview";
+import { appendBoundaryDrafts, buildBoundaryPreview, deferBoundaryPreview } from "./boundary-preview";
+import { previewStore } from "./preview-store";
 
 type BoundaryEvent = TurnEndEvent | AgentBeforeSettleEvent;
 
