@@ -59,6 +59,37 @@ describe("createHookBus: copyEvents", () => {
     expect(event.messages).toHaveLength(2);
   });
 
+  it("copies with the dispatch's own copyEvent for each handler, and not at all with shareEvent", async () => {
+    const { bus } = recordingBus(true);
+    const seen: Message[][] = [];
+    bus.on("context", (event) => {
+      seen.push(event.messages);
+      event.messages.push(message());
+      return undefined;
+    });
+    bus.on("context", (event) => {
+      seen.push(event.messages);
+      return undefined;
+    });
+    const event = { messages: [message()] };
+    const copies: unknown[] = [];
+    const copyEvent = (value: unknown) => {
+      const copy = { messages: [...(value as typeof event).messages, { role: "copied", content: [] }] };
+      copies.push(copy);
+      return copy;
+    };
+    await bus.intercept("context", event, { copyEvent });
+    expect(copies).toHaveLength(2);
+    expect(seen.map((messages) => messages.map((m) => m.role))).toEqual([
+      ["user", "copied", "user"],
+      ["user", "copied"],
+    ]);
+    expect(event.messages).toHaveLength(1);
+    await bus.intercept("context", event, { copyEvent, shareEvent: true });
+    expect(copies).toHaveLength(2);
+    expect(event.messages).toHaveLength(2);
+  });
+
   it("passes the caller's object itself without copyEvents", async () => {
     const { bus } = recordingBus(false);
     const original = message();

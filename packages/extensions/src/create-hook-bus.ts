@@ -159,7 +159,7 @@ export function createHookBus<M extends HookMap<M>>(options: CreateHookBusOption
     const copying = options.copyEvents === true && dispatchOptions?.shareEvent !== true;
     for (const registration of handlers) {
       const { extensionId } = registration;
-      const payload = copying ? copyPlainData(event) : event;
+      const payload = copying ? (dispatchOptions?.copyEvent ?? copyPlainData)(event) : event;
       const handled = await runHandler({
         hookName: name,
         extensionId,

@@ -142,6 +142,16 @@ export interface HookDispatchOptions {
    */
   shareEvent?: boolean;
   /**
+   * For a bus made with `copyEvents`: how this dispatch copies the event for each handler, instead
+   * of `copyPlainData(event)`. For a host whose event holds parts it wants copied apart (no object
+   * shared between two parts of a handler's copy) or built from its own objects on purpose. Ignored
+   * with `shareEvent`.
+   *
+   * Contract: returns a new event each call that shares nothing a handler could change with the
+   * caller's (strings may be shared); must not throw (a throw rejects the dispatch).
+   */
+  copyEvent?: (event: unknown) => unknown;
+  /**
    * For `intercept`: called after each handler that returned (not one that threw or timed out) with
    * its result (`undefined` included) and the event the caller passed (a handler may have edited it
    * in place). Returns `undefined` when all is well, else what is wrong (one line): the bus then

@@ -116,25 +116,63 @@ function takePreviewSource(
   return { projection: store.getProjection(), pending: [...core.steering, ...core.followUps], outcome };
 }
 
-/** The preview from its source and the converted messages (`convert` got its own copy). */
-function finishPreview(
+/** The preview of `source` from its parts, as given (nothing copied here). */
+function assemblePreview(
   source: PreviewSource,
+  contextEntries: BoundaryContextPreview["contextEntries"],
   contextMessages: AgentMessage[],
   llmMessages: BoundaryContextPreview["llmMessages"],
+  pendingMessages: AgentMessage[],
 ): BoundaryContextPreview {
-  const pendingMessages: AgentMessage[] = structuredClone(source.pending);
   const conversation = llmMessages.filter((message) => message.role !== "system");
   const last = conversation.at(-1);
   const canContinue =
     source.outcome === "completed" &&
     conversation.length > 0 &&
     (last?.role !== "assistant" || pendingMessages.length > 0);
+  return { contextEntries, contextMessages, llmMessages, pendingMessages, canContinue };
+}
+
+/** The preview from its source and the converted messages (`convert` got its own copy). */
+function finishPreview(
+  source: PreviewSource,
+  contextMessages: AgentMessage[],
+  llmMessages: BoundaryContextPreview["llmMessages"],
+): BoundaryContextPreview {
+  const entries = copyPlainData(source.projection.entries);
+  return assemblePreview(source, entries, contextMessages, llmMessages, structuredClone(source.pending));
+}
+
+/**
+ * The preview of the next request from `store`'s projection with nothing copied: its entries and
+ * messages are the session's own objects. Only for a dispatch that hands each handler
+ * {@link copyBoundaryPreview} of it, and never to a listener as it is. The built-in `convertToLlm`
+ * reads its input without changing it; one of the session's own gets a copy.
+ */
+export async function shareBoundaryPreview(
+  core: SessionCore,
+  store: SessionStore,
+  outcome: AgentActivityOutcome,
+): Promise<BoundaryContextPreview> {
+  const source = takePreviewSource(core, store, outcome);
+  const messages = source.projection.messages as AgentMessage[];
+  const convert = core.options.convertToLlm;
+  const llmMessages = convert === undefined ? convertToLlm(messages) : await convert(copyPlainData(messages));
+  return assemblePreview(source, source.projection.entries, messages, llmMessages, source.pending);
+}
+
+/**
+ * A copy of `preview` whose parts are copied apart (`copyPlainData` each, pending messages with
+ * `structuredClone`): they share no object with `preview` nor with one another, as the parts
+ * {@link buildBoundaryPreview} makes.
+ */
+export function copyBoundaryPreview(preview: BoundaryContextPreview): BoundaryContextPreview {
   return {
-    contextEntries: copyPlainData(source.projection.entries),
-    contextMessages,
-    llmMessages,
-    pendingMessages,
-    canContinue,
+    contextEntries: copyPlainData(preview.contextEntries),
+    contextMessages: copyPlainData(preview.contextMessages),
+    llmMessages: copyPlainData(preview.llmMessages),
+    pendingMessages: structuredClone(preview.pendingMessages),
+    canContinue: preview.canContinue,
   };
 }
 

@@ -1,4 +1,4 @@
-import { HookError } from "@arbor/extensions";
+import { copyPlainData, HookError } from "@arbor/extensions";
 import type {
   AgentActivityOutcome,
   AgentBeforeSettleEvent,
@@ -6,7 +6,13 @@ import type {
   TurnEndEvent,
 } from "../events/boundary-events";
 import { deliverToListeners, type SessionCore } from "../internal/session-core";
-import { appendBoundaryDrafts, buildBoundaryPreview, deferBoundaryPreview } from "./boundary-preview";
+import {
+  appendBoundaryDrafts,
+  buildBoundaryPreview,
+  copyBoundaryPreview,
+  deferBoundaryPreview,
+  shareBoundaryPreview,
+} from "./boundary-preview";
 import { previewStore } from "./preview-store";
 
 type BoundaryEvent = TurnEndEvent | AgentBeforeSettleEvent;
@@ -42,20 +48,25 @@ export async function runBoundary<E extends BoundaryEvent>(
   const name = base.type;
   const handled = core.bus.listenerCount(name) > 0;
   const event = { ...base, entries: [], continue: false, outcome } as unknown as E;
-  if (
-    handled ||
-    (core.options.convertToLlm !== undefined && name === "turn_end" && core.listeners.size > 0)
-  ) {
+  if (handled) {
+    // Each handler gets its own copy of the preview (the bus copies the event for each); the
+    // session's objects are only read to make those copies.
+    const shared = await shareBoundaryPreview(core, core.store, outcome);
+    event.context = shared;
+    await (core.bus.intercept as (n: string, e: unknown, o: unknown) => Promise<unknown>)(name, event, {
+      signal,
+      validateResult: (result: unknown) => chain(core, event, result),
+      copyEvent: copyBoundaryEvent,
+    });
+    // Listeners get a copy too (read as a plain value: a getter left by `chain` stays unread).
+    if (Object.getOwnPropertyDescriptor(event, "context")?.value === shared) {
+      defineDeferredContext(event, () => copyBoundaryPreview(shared));
+    }
+  } else if (core.options.convertToLlm !== undefined && name === "turn_end" && core.listeners.size > 0) {
     event.context = await buildBoundaryPreview(core, core.store, outcome);
   } else {
     // No handler reads the preview now: make it when (and if) a listener reads it.
     defineDeferredContext(event, deferBoundaryPreview(core, core.store, outcome));
-  }
-  if (handled) {
-    await (core.bus.intercept as (n: string, e: unknown, o: unknown) => Promise<unknown>)(name, event, {
-      signal,
-      validateResult: (result: unknown) => chain(core, event, result),
-    });
   }
   let compacted = false;
   if (event.entries.length > 0) {
@@ -99,6 +110,12 @@ function defineDeferredContext(event: BoundaryEvent, build: () => BoundaryEvent[
       value = next;
     },
   });
+}
+
+/** A handler's copy of a boundary event: the preview's parts copied apart, the rest as the bus would. */
+function copyBoundaryEvent(value: unknown): unknown {
+  const { context, ...rest } = value as BoundaryEvent;
+  return { ...copyPlainData(rest), context: copyBoundaryPreview(context) };
 }
 
 /** Checks one handler's result and, when it is valid, makes it the running state of `event`. */

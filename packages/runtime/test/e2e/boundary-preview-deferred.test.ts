@@ -38,6 +38,58 @@ const watcher = (seen: BoundaryContextPreview[]) =>
     },
   });
 
+describe("the boundary preview handlers get", () => {
+  it("is each handler's own copy, its parts apart: a mutation reaches no one else", async () => {
+    const apart: boolean[] = [];
+    const seen: ReturnType<typeof shapeOf>[] = [];
+    const vandal = defineExtension<RuntimeExtensionApi>({
+      apiVersion: 1,
+      name: "vandal",
+      setup(api) {
+        api.on("turn_end", (event) => {
+          const { context } = event;
+          apart.push(
+            context.contextMessages[0] !== context.llmMessages[0] &&
+              context.contextEntries[0]?.messages[0] !== context.contextMessages[0],
+          );
+          (context.contextMessages[0] as { content: unknown }).content = "CHANGED";
+          context.llmMessages.length = 0;
+          context.contextEntries.length = 0;
+          context.pendingMessages.push({ role: "user", content: "x", timestamp: 1 });
+        });
+      },
+    });
+    const reader = defineExtension<RuntimeExtensionApi>({
+      apiVersion: 1,
+      name: "reader",
+      setup(api) {
+        api.on("turn_end", (event) => {
+          seen.push(shapeOf(event.context));
+        });
+      },
+    });
+    const h = await createHarness({ extensions: [vandal, reader] });
+    scriptReplies(h.server, [textReply("first"), textReply("second")]);
+    await h.session.prompt("hello");
+    await h.session.prompt("again");
+    expect(apart).toEqual([true, true]);
+    const untouched = {
+      entries: ["message", "message"],
+      messages: ["user: hello", "assistant: first"],
+      llm: ["user: hello", "assistant: first"],
+      pending: 0,
+      canContinue: false,
+    };
+    expect(seen[0]).toEqual(untouched);
+    const [turn] = turnEnds(h.events);
+    expect(shapeOf(turn?.context as BoundaryContextPreview)).toEqual(untouched);
+    // The listener's copy is not the session's either.
+    (turn?.context.contextMessages[0] as { content: unknown }).content = "LISTENER";
+    expect(JSON.stringify(h.session.store.getProjection().messages)).not.toMatch(/CHANGED|LISTENER/);
+    expect(JSON.stringify(h.agentRequests()[1]?.body)).toContain("hello");
+  });
+});
+
 describe("the boundary preview when no handler reads it", () => {
   it("is built when a listener reads it, as it was at its own boundary, even after later turns", async () => {
     // Listeners only (the harness subscribes one): the preview is made on first read.
