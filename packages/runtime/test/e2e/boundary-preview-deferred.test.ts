@@ -41,6 +41,8 @@ const watcher = (seen: BoundaryContextPreview[]) =>
 describe("the boundary preview handlers get", () => {
   it("is each handler's own copy, its parts apart: a mutation reaches no one else", async () => {
     const apart: boolean[] = [];
+    const keys: string[] = [];
+    const written: number[] = [];
     const seen: ReturnType<typeof shapeOf>[] = [];
     const vandal = defineExtension<RuntimeExtensionApi>({
       apiVersion: 1,
@@ -52,10 +54,16 @@ describe("the boundary preview handlers get", () => {
             context.contextMessages[0] !== context.llmMessages[0] &&
               context.contextEntries[0]?.messages[0] !== context.contextMessages[0],
           );
+          keys.push(Object.keys(context).join(","));
           (context.contextMessages[0] as { content: unknown }).content = "CHANGED";
           context.llmMessages.length = 0;
           context.contextEntries.length = 0;
           context.pendingMessages.push({ role: "user", content: "x", timestamp: 1 });
+          context.contextMessages = [];
+          written.push(
+            context.contextMessages.length,
+            JSON.parse(JSON.stringify(context)).contextMessages.length,
+          );
         });
       },
     });
@@ -73,6 +81,9 @@ describe("the boundary preview handlers get", () => {
     await h.session.prompt("hello");
     await h.session.prompt("again");
     expect(apart).toEqual([true, true]);
+    // Read, written and serialized like plain properties, in a built preview's key order.
+    expect(keys[0]).toBe("contextEntries,contextMessages,llmMessages,pendingMessages,canContinue");
+    expect(written).toEqual([0, 0, 0, 0]);
     const untouched = {
       entries: ["message", "message"],
       messages: ["user: hello", "assistant: first"],
