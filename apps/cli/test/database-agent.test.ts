@@ -2,7 +2,11 @@ import fs from "node:fs";
 import os, { hostname } from "node:os";
 import path from "node:path";
 import { startWireServer, type TestLlmServer, textReply } from "@arbor/providers/testing";
-import { openPostgresSessionStore, parsePostgresLocation } from "@arbor/session-store/postgres";
+import {
+  exportPostgresSession,
+  openPostgresSessionStore,
+  parsePostgresLocation,
+} from "@arbor/session-store/postgres";
 import { cliDatabase, testPostgres } from "@arbor/test-postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertCliBuilt, REPO_ROOT } from "./helpers/cli-paths";
@@ -78,6 +82,16 @@ describe.skipIf(problem !== undefined)(
         .filter((entry) => entry.type === "message")
         .map((entry) => `${entry.message.role}`);
       expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
+      // Streamed from the database, the same bytes as the library's one-string export.
+      const { target } = parsePostgresLocation(`${db.url.split("?")[0]}?schema=${database.schema}`);
+      expect(fs.readFileSync(path.join(dir, "worker.jsonl"), "utf8")).toBe(
+        await exportPostgresSession(target, "worker-session"),
+      );
+      // An unknown session: the store's own error, and nothing left at the output.
+      const missing = await cli("export", `${database.url}#nobody`, "--jsonl", "-o", "nobody.jsonl");
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain("no such session");
+      expect(fs.readdirSync(dir).filter((name) => name.startsWith("nobody"))).toEqual([]);
     });
 
     const exclusive = db.skipReason("separate-backends");

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { SessionStorageError } from "@arbor/session-store";
 import { CliError } from "../cli-error";
 import { isDatabaseLocation } from "../sessions/is-database-location";
 
@@ -18,8 +19,11 @@ export interface ExportSessionTextResult {
  * (default `<session id>.jsonl` in `cwd`). Written through a temporary file and a rename. Never to
  * stdout: what the CLI prints is made inert and redacted, so it would not be the exact bytes.
  *
+ * A database session is read in chunks from one snapshot (`streamPostgresSession`), never whole.
+ *
  * @throws CliError `CLI_USAGE` (output is the session file itself, or `-`), `CLI_FILE_NOT_FOUND`,
- *   `CLI_EXPORT_FAILED`; session-store errors for a database location.
+ *   `CLI_EXPORT_FAILED`; session-store errors for a database location (`SESSION_NOT_FOUND`,
+ *   `SESSION_READ_FAILED`), with nothing left at the output.
  */
 export async function exportSessionText(
   location: string,
@@ -42,20 +46,43 @@ export async function exportSessionText(
         `-o ${options.output ?? file}: that is the session file itself; choose another output`,
       );
     }
-    return writeAtomically(file, (temporary) => copyCountingLines(location, temporary));
+    return writeAtomically(file, async (temporary) => copyCountingLines(location, temporary));
   }
-  const { exportPostgresSession, parsePostgresLocation } = await import("@arbor/session-store/postgres");
+  const { parsePostgresLocation, streamPostgresSession } = await import("@arbor/session-store/postgres");
   const parsed = parsePostgresLocation(location);
-  if (parsed.sessionId === undefined) {
+  const sessionId = parsed.sessionId;
+  if (sessionId === undefined) {
     throw new CliError("CLI_USAGE", `${location}: no session id (postgresql://host/database#<session-id>)`);
   }
-  const text = await exportPostgresSession(parsed.target, parsed.sessionId);
-  const bytes = Buffer.from(text, "utf8");
-  const file = path.resolve(options.cwd, options.output ?? `${parsed.sessionId}.jsonl`);
-  return writeAtomically(file, (temporary) => {
-    fs.writeFileSync(temporary, bytes, { mode: 0o644 });
-    return { bytes: bytes.length, lines: lineCount(bytes.length, countNewlines(bytes), bytes.at(-1) ?? -1) };
-  });
+  const file = path.resolve(options.cwd, options.output ?? `${sessionId}.jsonl`);
+  // Chunk by chunk from one snapshot: a session of any size, never held whole.
+  return writeAtomically(file, (temporary) =>
+    writeCountingLines(streamPostgresSession(parsed.target, sessionId), temporary),
+  );
+}
+
+/** Writes the chunks of `text` to `to`, counting bytes and lines. */
+async function writeCountingLines(
+  text: AsyncIterable<string>,
+  to: string,
+): Promise<{ bytes: number; lines: number }> {
+  const output = fs.openSync(to, "w", 0o644);
+  try {
+    let bytes = 0;
+    let newlines = 0;
+    let last = -1;
+    for await (const chunk of text) {
+      const view = Buffer.from(chunk, "utf8");
+      if (view.length === 0) continue;
+      newlines += countNewlines(view);
+      for (let written = 0; written < view.length; ) written += fs.writeSync(output, view, written);
+      bytes += view.length;
+      last = view[view.length - 1] as number;
+    }
+    return { bytes, lines: lineCount(bytes, newlines, last) };
+  } finally {
+    fs.closeSync(output);
+  }
 }
 
 /** Bytes copied at a time from a session file. */
@@ -65,18 +92,19 @@ const COPY_BYTES = 1 << 20;
  * Writes `file` through a temporary file beside it and a rename (a failed export leaves nothing);
  * `write` fills the temporary file and says what it wrote.
  */
-function writeAtomically(
+async function writeAtomically(
   file: string,
-  write: (temporary: string) => { bytes: number; lines: number },
-): ExportSessionTextResult {
+  write: (temporary: string) => Promise<{ bytes: number; lines: number }>,
+): Promise<ExportSessionTextResult> {
   const temporary = `${file}.${process.pid}.tmp`;
   try {
-    const written = write(temporary);
+    const written = await write(temporary);
     fs.renameSync(temporary, file);
     return { file, ...written };
   } catch (error) {
     fs.rmSync(temporary, { force: true });
-    if (CliError.isInstance(error)) throw error;
+    // A database session's own errors (no such session, the server gone mid-way) stay as they are.
+    if (CliError.isInstance(error) || SessionStorageError.isInstance(error)) throw error;
     throw new CliError("CLI_EXPORT_FAILED", `${file}: cannot write the export (${(error as Error).message})`);
   }
 }

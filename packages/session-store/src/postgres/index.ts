@@ -22,3 +22,5 @@ export type { MigratePostgresResult, PostgresMigration } from "./postgres-migrat
 export { migratePostgres, POSTGRES_MIGRATIONS } from "./postgres-migrations";
 export type { PostgresTarget } from "./postgres-target";
 export { DEFAULT_POSTGRES_SCHEMA, POSTGRES_NOTIFY_CHANNEL } from "./postgres-target";
+export type { StreamPostgresSessionOptions } from "./stream-postgres-session";
+export { streamPostgresSession } from "./stream-postgres-session";
