@@ -84,6 +84,28 @@ function memoCounter(counter: ReplayTokenCounter) {
   };
 }
 
+/** Prefix keys remembered at most (then forgotten at once): ~100 bytes each. */
+const MAX_CHAINED_KEYS = 500_000;
+
+/**
+ * The prefix key after `prefix` extended by a message of key `key`: the SHA-1 of both, remembered,
+ * since every request repeats the conversation's prefix (one hash per message per request cost
+ * ~15% of a long replay). Both are 40 hex digits, so their concatenation names the pair.
+ */
+function chainKeys(): (prefix: string, key: string) => string {
+  let known = new Map<string, string>();
+  return (prefix, key) => {
+    const pair = prefix + key;
+    let next = known.get(pair);
+    if (next === undefined) {
+      next = createHash("sha1").update(prefix).update(key).digest("hex");
+      if (known.size >= MAX_CHAINED_KEYS) known = new Map();
+      known.set(pair, next);
+    }
+    return next;
+  };
+}
+
 /**
  * A provider that answers every request with the next recorded answer (the replay's subject under
  * test is the context the runtime sends, not the answer). Each request is measured: its tokens
@@ -98,6 +120,7 @@ function memoCounter(counter: ReplayTokenCounter) {
 export function createReplayProvider(options: ReplayProviderOptions): ReplayProvider {
   const { model, answers, counter, cache, price, onRequest } = options;
   const count = memoCounter(counter);
+  const chainKey = chainKeys();
   let lastTime = 0;
   const headCounts = new Map<string, number>();
 
@@ -113,7 +136,7 @@ export function createReplayProvider(options: ReplayProviderOptions): ReplayProv
     const blocks: CacheBlock[] = [{ prefixKey: prefix, tokens: headTokens }];
     for (const message of request.messages) {
       const { tokens, key } = count(message as AgentMessage);
-      prefix = createHash("sha1").update(prefix).update(key).digest("hex");
+      prefix = chainKey(prefix, key);
       blocks.push({ prefixKey: prefix, tokens });
     }
     return blocks;
