@@ -18,12 +18,33 @@ export function builtCliPath(root) {
 /** Where generated sessions are cached (`ARBOR_BENCH_DIR`, default /tmp/arbor-bench). */
 export const BENCH_WORK_DIR = process.env.ARBOR_BENCH_DIR ?? "/tmp/arbor-bench";
 
+/** The flags and options every driver understands (handled here). */
+const SHARED_FLAGS = ["--huge"];
+const SHARED_OPTIONS = ["--sizes", "--reps"];
+
 /**
- * Parses the shared flags. `sizes` defaults to 1k, 10k, 100k (+1M with `--huge`); `repsFor(n)` and
- * `appendCountFor(n)` give fewer repetitions and appends on the big sizes.
+ * Parses a benchmark driver's command line. `spec.script` is the driver's `import.meta.url`:
+ * `--help` / `-h` prints its leading doc comment and exits 0. `spec.flags` and `spec.options` list
+ * what the driver reads besides the shared `--huge`, `--sizes a,b,c` and `--reps N`; anything else
+ * (a misspelt option, a stray word) is refused with exit code 2 before any work starts, so a typo
+ * never starts a long run with the defaults. `sizes` defaults to 1k, 10k, 100k (+1M with `--huge`);
+ * `repsFor(n)` and `appendCountFor(n)` give fewer repetitions and appends on the big sizes.
  */
-export function parseBenchOptions(argv) {
+export function parseBenchOptions(argv, spec = {}) {
   const args = argv.filter((a) => a !== "--");
+  const flags = new Set([...SHARED_FLAGS, ...(spec.flags ?? [])]);
+  const options = new Set([...SHARED_OPTIONS, ...(spec.options ?? [])]);
+  if (spec.script !== undefined && (args.includes("--help") || args.includes("-h"))) {
+    process.stdout.write(`${usageOf(spec.script)}\n`);
+    process.exit(0);
+  }
+  if (spec.script !== undefined) {
+    const problem = findUnknownArgument(args, flags, options);
+    if (problem !== undefined) {
+      process.stderr.write(`${problem} (see --help)\n`);
+      process.exit(2);
+    }
+  }
   const flag = (name) => args.includes(name);
   const option = (name) => {
     const i = args.indexOf(name);
@@ -35,6 +56,10 @@ export function parseBenchOptions(argv) {
     100_000,
     ...(flag("--huge") ? [1_000_000] : []),
   ];
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1)) {
+    process.stderr.write(`--sizes wants entry counts such as 1000,10000, not ${option("--sizes")}\n`);
+    process.exit(2);
+  }
   return {
     /** The arguments, without a `--` separator. */
     args,
@@ -44,6 +69,33 @@ export function parseBenchOptions(argv) {
     repsFor: (n) => Number(option("--reps") ?? (n >= 1_000_000 ? 2 : n >= 100_000 ? 3 : 5)),
     appendCountFor: (n) => (n >= 1_000_000 ? 20 : n >= 100_000 ? 100 : 200),
   };
+}
+
+/** The first argument that is neither a known flag nor a known option with its value, described. */
+function findUnknownArgument(args, flags, options) {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (flags.has(a)) continue;
+    if (options.has(a)) {
+      if (i + 1 >= args.length || args[i + 1].startsWith("--")) return `${a} needs a value`;
+      i++;
+      continue;
+    }
+    return a.startsWith("-") ? `unknown option ${a}` : `unexpected argument ${JSON.stringify(a)}`;
+  }
+  return undefined;
+}
+
+/** The leading doc comment of the script at `url`, without its comment markers. */
+function usageOf(url) {
+  const text = readFileSync(new URL(url), "utf8");
+  const match = /\/\*\*([\s\S]*?)\*\//.exec(text);
+  if (match === null) return "(this script has no usage comment)";
+  return match[1]
+    .split("\n")
+    .map((line) => line.replace(/^\s*\* ?/, ""))
+    .join("\n")
+    .trim();
 }
 
 /**

@@ -26,7 +26,11 @@ import { builtCliPath, ensureBenchSession, parseBenchOptions } from "./bench-opt
 import { realSessionFiles, realSessionsDir } from "./real-sessions.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const { flag, option, sizes } = parseBenchOptions(process.argv.slice(2));
+const { flag, option, sizes } = parseBenchOptions(process.argv.slice(2), {
+  script: import.meta.url,
+  flags: ["--real"],
+  options: ["--new", "--old"],
+});
 const reps = Number(option("--reps") ?? 7);
 if (option("--old") === undefined) throw new Error("--old <dir of the build to compare against> is required");
 const builds = { old: resolve(option("--old")), new: resolve(option("--new") ?? join(HERE, "..")) };

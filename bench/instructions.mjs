@@ -62,7 +62,11 @@ export function countInstructions(args, env = {}) {
 }
 
 function main() {
-  const { flag, option, sizes } = parseBenchOptions(process.argv.slice(2));
+  const { flag, option, sizes } = parseBenchOptions(process.argv.slice(2), {
+    script: import.meta.url,
+    flags: ["--no-pi"],
+    options: ["--commands", "--new", "--old"],
+  });
   const chosen = option("--sizes") === undefined ? [1_000, 10_000] : sizes;
   const commands = (option("--commands") ?? "inspect,tree,check,open").split(",");
   const reps = Number(option("--reps") ?? 1);

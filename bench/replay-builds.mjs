@@ -22,7 +22,11 @@ import { builtCliPath, ensureBenchSession, parseBenchOptions } from "./bench-opt
 import { realSessionFiles, realSessionsDir } from "./real-sessions.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const { flag, option } = parseBenchOptions(process.argv.slice(2));
+const { flag, option } = parseBenchOptions(process.argv.slice(2), {
+  script: import.meta.url,
+  flags: ["--real"],
+  options: ["--new", "--old", "--policies"],
+});
 const reps = Number(option("--reps") ?? 3);
 const sizes = (option("--sizes") ?? "1000,10000").split(",").map(Number);
 const policies = (option("--policies") ?? "pi,mask,cache-aware").split(",");

@@ -47,7 +47,18 @@ const ARBOR_DIST = join(ROOT, "packages", "session-store", "dist");
 const CLI_PATH = join(ROOT, "apps", "cli", "dist", "main.cjs");
 const PI_COMMAND_WORKER = join(ROOT, "bench", "pi-command-worker.mjs");
 
-const { args: argv, flag, option, sizes, repsFor, appendCountFor } = parseBenchOptions(process.argv.slice(2));
+const {
+  args: argv,
+  flag,
+  option,
+  sizes,
+  repsFor,
+  appendCountFor,
+} = parseBenchOptions(process.argv.slice(2), {
+  script: import.meta.url,
+  flags: ["--no-install", "--no-real", "--no-whole-process", "--report-only", "--whole-process-only"],
+  options: ["--out", "--seams-iterations", "--startup-reps"],
+});
 const outDir = option("--out") ?? join(ROOT, "docs");
 const seamsIterations = Number(option("--seams-iterations") ?? 2000);
 

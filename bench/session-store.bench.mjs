@@ -38,7 +38,17 @@ const ARBOR_DIST = join(ROOT, "packages", "session-store", "dist");
 const PI_DIR = piOracleDir();
 const WORK_DIR = BENCH_WORK_DIR;
 
-const { args: argv, flag, sizes, repsFor, appendCountFor } = parseBenchOptions(process.argv.slice(2));
+const {
+  args: argv,
+  flag,
+  sizes,
+  repsFor,
+  appendCountFor,
+} = parseBenchOptions(process.argv.slice(2), {
+  script: import.meta.url,
+  flags: ["--no-write", "--report-only"],
+  options: [],
+});
 const GROWTH = 10;
 
 function ensureSession(n) {

@@ -142,4 +142,23 @@ describe("pnpm bench, 1k smoke run", { timeout: 600_000 }, () => {
     expect(finite(json.sizes[0]?.rows[0]?.arbor ?? null)).toBe(true);
     expect(markdown).toContain("pi was not available");
   });
+
+  it("prints its usage for --help and refuses an unknown option before any work starts", () => {
+    const out = join(dir, "never-written");
+    const help = spawnSync(process.execPath, [join(ROOT, "bench/run.mjs"), "--help", "--out", out], {
+      encoding: "utf8",
+    });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("Options: --sizes a,b,c");
+    expect(help.stdout).not.toContain("/**");
+    const typo = spawnSync(process.execPath, [join(ROOT, "bench/run.mjs"), "--size", "1000", "--out", out], {
+      encoding: "utf8",
+    });
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain("unknown option --size");
+    const missing = spawnSync(process.execPath, [join(ROOT, "bench/run.mjs"), "--out"], { encoding: "utf8" });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("--out needs a value");
+    expect(existsSync(out)).toBe(false);
+  });
 });
